@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds annrt (Release, then ASan+UBSan) and runs every
+# test in both builds. This is what .ci/run runs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/setup.sh"
+
+"$root/scripts/build.sh" "$root/build"
+(cd "$root/build" && ctest --output-on-failure -j"$(nproc)")
+
+if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
+  CMAKE_BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" "$root/build-asan" \
+    -DANNRT_SANITIZE=address,undefined
+  (cd "$root/build-asan" && \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --output-on-failure -j"$(nproc)")
+fi

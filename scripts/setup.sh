@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every Debian package annrt needs to build, test and benchmark.
+# Idempotent and non-interactive; runs apt-get only when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake g++ pkg-config git ca-certificates
+  libfmt-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libflatbuffers-dev flatbuffers-compiler
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  python3 python3-numpy
+  clang-format clang-tidy binutils
+)
+# Node.js and npm (model fetching, the TFLite oracle): Debian's packages only
+# when the machine has none, since Debian's npm conflicts with other nodejs builds.
+if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
+if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,130 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The interface every device implements, in-tree or behind the plug-in C ABI.
+// Devices compile whole (sub)models: the runtime hands a device a Model
+// holding one partition and gets back a PreparedModel to execute many times.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/model.h"
+#include "common/result.h"
+
+namespace annrt {
+
+using Clock = std::chrono::steady_clock;
+
+// `from` + `durationNs`, saturating at the latest time point: NNAPI timeouts are
+// uint64_t nanoseconds and may be UINT64_MAX, which overflows Clock's int64.
+inline Clock::time_point deadlineAfter(uint64_t durationNs, Clock::time_point from = Clock::now()) {
+  const auto left = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::time_point::max() - from)
+          .count());
+  if (durationNs >= left) return Clock::time_point::max();
+  return from + std::chrono::nanoseconds(durationNs);
+}
+
+// Relative cost; the reference CPU device is 1.0 for everything. Lower is better.
+struct PerformanceInfo {
+  float execTime = 1.0f;
+  float powerUsage = 1.0f;
+};
+
+struct Capabilities {
+  PerformanceInfo relaxedFloat32toFloat16Scalar;
+  PerformanceInfo relaxedFloat32toFloat16Tensor;
+  std::map<OperandType, PerformanceInfo> operandPerformance;  // absent: default
+  PerformanceInfo ifPerformance;
+  PerformanceInfo whilePerformance;
+  PerformanceInfo defaultPerformance;
+
+  PerformanceInfo forOperandType(OperandType type) const;
+};
+
+inline constexpr size_t kCacheTokenSize = 32;
+
+struct PrepareOptions {
+  int32_t preference = 1;  // ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER
+  int32_t priority = 100;  // ANEURALNETWORKS_PRIORITY_MEDIUM
+  std::optional<Clock::time_point> deadline;
+  // Compilation caching: empty cacheDir means no caching.
+  std::string cacheDir;
+  std::array<uint8_t, kCacheTokenSize> token{};
+  uint32_t numThreads = 0;  // 0: the device's choice
+};
+
+// One input or output of a request, already resolved to host memory.
+struct RequestArgument {
+  bool omitted = false;
+  uint8_t* data = nullptr;
+  size_t length = 0;
+  // Dimensions from the execution (setInput/setOutput type) or the model.
+  std::vector<uint32_t> dims;
+};
+
+struct Request {
+  std::vector<RequestArgument> inputs;
+  std::vector<RequestArgument> outputs;
+};
+
+struct OutputShape {
+  std::vector<uint32_t> dims;
+  bool isSufficient = true;
+};
+
+inline constexpr uint64_t kNoTiming = UINT64_MAX;
+
+struct Timing {
+  uint64_t onDeviceNs = kNoTiming;
+  uint64_t inDriverNs = kNoTiming;
+};
+
+struct ExecutionOptions {
+  bool measureTiming = false;
+  // Fill ExecutionOutcome::operationNs (per-operation profiling).
+  bool profileOperations = false;
+  std::optional<Clock::time_point> deadline;
+  uint64_t loopTimeoutNs = 2'000'000'000;  // ANeuralNetworks_getDefaultLoopTimeout()
+};
+
+struct ExecutionOutcome {
+  ErrorCode status = ErrorCode::NO_ERROR;
+  std::string message;
+  std::vector<OutputShape> outputShapes;
+  Timing timing;
+  // With profileOperations: time of each operation of the prepared model's
+  // main subgraph, in its order (empty if the device cannot profile).
+  std::vector<uint64_t> operationNs;
+};
+
+class PreparedModel {
+ public:
+  virtual ~PreparedModel() = default;
+  // Thread-safe: several executions of one prepared model may run at once.
+  virtual ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& version() const = 0;
+  virtual int32_t type() const = 0;  // DeviceTypeCode
+  virtual int64_t featureLevel() const = 0;  // FeatureLevelCode
+  virtual const Capabilities& capabilities() const = 0;
+  // One flag per operation of model.main.
+  virtual std::vector<bool> supportedOperations(const Model& model) const = 0;
+  virtual Result<std::shared_ptr<PreparedModel>> prepareModel(
+      std::shared_ptr<const Model> model, const PrepareOptions& options) = 0;
+  virtual bool supportsExtension(const std::string& name) const { return false; }
+};
+
+}  // namespace annrt

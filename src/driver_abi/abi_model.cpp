@@ -1,0 +1,138 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "driver_abi/abi_model.h"
+
+namespace annrt::abi {
+namespace {
+
+// Constant bytes owned by someone else (the ABI model's producer).
+class BorrowedPool final : public MemoryPool {
+ public:
+  BorrowedPool(const void* data, size_t size)
+      : data_(static_cast<uint8_t*>(const_cast<void*>(data))), size_(size) {}
+  uint8_t* data() const override { return data_; }
+  size_t size() const override { return size_; }
+
+ private:
+  uint8_t* data_;
+  size_t size_;
+};
+
+int32_t abiLifetime(Lifetime lifetime) {
+  switch (lifetime) {
+    case Lifetime::CONSTANT_COPY:
+    case Lifetime::CONSTANT_REFERENCE:
+      return ANNRT_LIFETIME_CONSTANT;
+    default:
+      return static_cast<int32_t>(lifetime);
+  }
+}
+
+Subgraph subgraphFromAbi(const AnnrtSubgraph& source, Model& model) {
+  Subgraph subgraph;
+  for (uint32_t i = 0; i < source.operandCount; ++i) {
+    const AnnrtOperand& in = source.operands[i];
+    Operand operand;
+    operand.shape.type = static_cast<OperandType>(in.type);
+    operand.shape.dims.assign(in.dimensions, in.dimensions + in.rank);
+    operand.shape.scale = in.scale;
+    operand.shape.zeroPoint = in.zeroPoint;
+    if (in.scaleCount > 0) {
+      operand.shape.channelQuant =
+          ChannelQuant{in.channelDim, std::vector<float>(in.scales, in.scales + in.scaleCount)};
+    }
+    if (in.lifetime == ANNRT_LIFETIME_CONSTANT) {
+      operand.lifetime = Lifetime::CONSTANT_REFERENCE;
+      operand.location = {static_cast<uint32_t>(model.pools.size()), 0, in.length};
+      model.pools.push_back(std::make_shared<BorrowedPool>(in.data, in.length));
+    } else {
+      operand.lifetime = static_cast<Lifetime>(in.lifetime);
+      if (operand.lifetime == Lifetime::SUBGRAPH) operand.location.offset = in.subgraph;
+    }
+    const auto* extension = static_cast<const uint8_t*>(in.extensionData);
+    if (extension) operand.extensionData.assign(extension, extension + in.extensionDataLength);
+    subgraph.operands.push_back(std::move(operand));
+  }
+  for (uint32_t i = 0; i < source.operationCount; ++i) {
+    const AnnrtOperation& in = source.operations[i];
+    Operation operation;
+    operation.type = static_cast<OperationType>(in.type);
+    operation.inputs.assign(in.inputs, in.inputs + in.inputCount);
+    operation.outputs.assign(in.outputs, in.outputs + in.outputCount);
+    for (uint32_t index : operation.inputs) ++subgraph.operands[index].consumers;
+    subgraph.operations.push_back(std::move(operation));
+  }
+  subgraph.inputIndexes.assign(source.inputs, source.inputs + source.inputCount);
+  subgraph.outputIndexes.assign(source.outputs, source.outputs + source.outputCount);
+  return subgraph;
+}
+
+}  // namespace
+
+AbiModelView::AbiModelView(const Model& model) {
+  for (const Subgraph& subgraph : model.referenced) {
+    storage_.push_back(std::make_unique<SubgraphStorage>());
+    referenced_.push_back(convert(model, subgraph, *storage_.back()));
+  }
+  storage_.push_back(std::make_unique<SubgraphStorage>());
+  model_.size = sizeof(AnnrtModel);
+  model_.main = convert(model, model.main, *storage_.back());
+  model_.referencedCount = static_cast<uint32_t>(referenced_.size());
+  model_.referenced = referenced_.data();
+  model_.relaxComputationFloat32toFloat16 = model.relaxComputationFloat32toFloat16;
+  for (const ExtensionPrefix& extension : model.extensions) {
+    extensions_.push_back({extension.name.c_str(), extension.prefix});
+  }
+  model_.extensionCount = static_cast<uint32_t>(extensions_.size());
+  model_.extensions = extensions_.data();
+}
+
+AnnrtSubgraph AbiModelView::convert(const Model& model, const Subgraph& subgraph,
+                                    SubgraphStorage& storage) {
+  for (const Operand& operand : subgraph.operands) {
+    AnnrtOperand out{};
+    out.type = static_cast<int32_t>(operand.shape.type);
+    out.rank = static_cast<uint32_t>(operand.shape.dims.size());
+    out.dimensions = operand.shape.dims.data();
+    out.scale = operand.shape.scale;
+    out.zeroPoint = operand.shape.zeroPoint;
+    out.lifetime = abiLifetime(operand.lifetime);
+    if (operand.shape.channelQuant) {
+      out.channelDim = operand.shape.channelQuant->channelDim;
+      out.scaleCount = static_cast<uint32_t>(operand.shape.channelQuant->scales.size());
+      out.scales = operand.shape.channelQuant->scales.data();
+    }
+    out.data = model.constantData(operand);
+    out.length = operand.location.length;
+    out.subgraph = static_cast<uint32_t>(operand.location.offset);
+    out.extensionData = operand.extensionData.data();
+    out.extensionDataLength = operand.extensionData.size();
+    storage.operands.push_back(out);
+  }
+  for (const Operation& operation : subgraph.operations) {
+    storage.operations.push_back({static_cast<int32_t>(operation.type),
+                                  static_cast<uint32_t>(operation.inputs.size()),
+                                  operation.inputs.data(),
+                                  static_cast<uint32_t>(operation.outputs.size()),
+                                  operation.outputs.data()});
+  }
+  return {static_cast<uint32_t>(storage.operands.size()), storage.operands.data(),
+          static_cast<uint32_t>(storage.operations.size()), storage.operations.data(),
+          static_cast<uint32_t>(subgraph.inputIndexes.size()), subgraph.inputIndexes.data(),
+          static_cast<uint32_t>(subgraph.outputIndexes.size()), subgraph.outputIndexes.data()};
+}
+
+std::shared_ptr<Model> modelFromAbi(const AnnrtModel& source) {
+  auto model = std::make_shared<Model>();
+  model->main = subgraphFromAbi(source.main, *model);
+  for (uint32_t i = 0; i < source.referencedCount; ++i) {
+    model->referenced.push_back(subgraphFromAbi(source.referenced[i], *model));
+  }
+  model->relaxComputationFloat32toFloat16 = source.relaxComputationFloat32toFloat16;
+  for (uint32_t i = 0; i < source.extensionCount; ++i) {
+    model->extensions.push_back({source.extensions[i].name, source.extensions[i].prefix});
+  }
+  return model;
+}
+
+}  // namespace annrt::abi

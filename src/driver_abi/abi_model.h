@@ -1,0 +1,43 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Conversions between annrt's C++ Model and the plug-in ABI's AnnrtModel.
+// The ABI view borrows the C++ model's data; the C++ model built from an ABI
+// model borrows the ABI model's constants (the runtime keeps them alive for
+// as long as a prepared model exists).
+#pragma once
+
+#include <annrt/driver.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/model.h"
+
+namespace annrt::abi {
+
+// An AnnrtModel describing a Model; valid while both objects live.
+class AbiModelView {
+ public:
+  explicit AbiModelView(const Model& model);
+  AbiModelView(const AbiModelView&) = delete;
+  AbiModelView& operator=(const AbiModelView&) = delete;
+  const AnnrtModel* get() const { return &model_; }
+
+ private:
+  struct SubgraphStorage {
+    std::vector<AnnrtOperand> operands;
+    std::vector<AnnrtOperation> operations;
+  };
+  AnnrtSubgraph convert(const Model& model, const Subgraph& subgraph, SubgraphStorage& storage);
+
+  std::vector<std::unique_ptr<SubgraphStorage>> storage_;
+  std::vector<AnnrtSubgraph> referenced_;
+  std::vector<AnnrtExtension> extensions_;
+  AnnrtModel model_{};
+};
+
+// A Model whose constants point into `model`'s data.
+std::shared_ptr<Model> modelFromAbi(const AnnrtModel& model);
+
+}  // namespace annrt::abi

@@ -1,0 +1,165 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "driver_abi/exported_device.h"
+
+#include <cstring>
+
+#include "driver_abi/abi_model.h"
+
+struct AnnrtPreparedModel {
+  std::shared_ptr<annrt::PreparedModel> prepared;
+  std::shared_ptr<const annrt::Model> model;  // borrows the runtime's constants
+};
+
+namespace annrt::abi {
+namespace {
+
+using Exported = DeviceExporter::Exported;
+
+AnnrtPerformance toAbi(PerformanceInfo p) { return {p.execTime, p.powerUsage}; }
+
+std::optional<Clock::time_point> fromAbiDeadline(int64_t ns) {
+  if (ns < 0) return std::nullopt;
+  return Clock::time_point(std::chrono::nanoseconds(ns));
+}
+
+void writeMessage(AnnrtMessage* message, const std::string& text) {
+  if (message == nullptr) return;
+  const size_t length = std::min(text.size(), sizeof(message->text) - 1);
+  std::memcpy(message->text, text.data(), length);
+  message->text[length] = '\0';
+}
+
+Exported* exportedOf(void* context);
+
+int32_t getCapabilities(void* context, AnnrtCapabilities* out);
+int32_t getSupportedOperations(void* context, const AnnrtModel* model, bool* supported);
+bool supportsExtension(void* context, const char* name);
+int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                AnnrtPreparedModel** prepared, AnnrtMessage* message);
+int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
+                const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
+                AnnrtMessage* message);
+void release(AnnrtPreparedModel* prepared) { delete prepared; }
+
+}  // namespace
+
+DeviceExporter::DeviceExporter(std::string driverName, std::vector<std::shared_ptr<Device>> devices)
+    : name_(std::move(driverName)) {
+  for (auto& device : devices) {
+    auto exported = std::make_unique<Exported>();
+    for (const auto& [type, performance] : device->capabilities().operandPerformance) {
+      exported->operandPerformance.push_back({static_cast<int32_t>(type), toAbi(performance)});
+    }
+    exported->device = std::move(device);
+    AnnrtDevice abi{};
+    abi.size = sizeof(AnnrtDevice);
+    abi.name = exported->device->name().c_str();
+    abi.version = exported->device->version().c_str();
+    abi.type = exported->device->type();
+    abi.featureLevel = exported->device->featureLevel();
+    abi.context = exported.get();
+    abi.getCapabilities = getCapabilities;
+    abi.getSupportedOperations = getSupportedOperations;
+    abi.supportsExtension = supportsExtension;
+    abi.prepare = prepare;
+    abi.execute = execute;
+    abi.release = release;
+    devices_.push_back(abi);
+    exported_.push_back(std::move(exported));
+  }
+  driver_.abiVersion = ANNRT_DRIVER_ABI_VERSION;
+  driver_.size = sizeof(AnnrtDriver);
+  driver_.name = name_.c_str();
+  driver_.deviceCount = static_cast<uint32_t>(devices_.size());
+  driver_.devices = devices_.data();
+}
+
+namespace {
+
+Exported* exportedOf(void* context) { return static_cast<Exported*>(context); }
+
+int32_t getCapabilities(void* context, AnnrtCapabilities* out) {
+  const Exported& exported = *exportedOf(context);
+  const Capabilities& caps = exported.device->capabilities();
+  out->relaxedFloat32toFloat16Scalar = toAbi(caps.relaxedFloat32toFloat16Scalar);
+  out->relaxedFloat32toFloat16Tensor = toAbi(caps.relaxedFloat32toFloat16Tensor);
+  out->ifPerformance = toAbi(caps.ifPerformance);
+  out->whilePerformance = toAbi(caps.whilePerformance);
+  out->defaultPerformance = toAbi(caps.defaultPerformance);
+  out->operandPerformanceCount = static_cast<uint32_t>(exported.operandPerformance.size());
+  out->operandPerformance = exported.operandPerformance.data();
+  return 0;
+}
+
+int32_t getSupportedOperations(void* context, const AnnrtModel* model, bool* supported) {
+  const std::shared_ptr<Model> converted = modelFromAbi(*model);
+  const std::vector<bool> flags = exportedOf(context)->device->supportedOperations(*converted);
+  for (size_t i = 0; i < model->main.operationCount; ++i) {
+    supported[i] = i < flags.size() && flags[i];
+  }
+  return 0;
+}
+
+bool supportsExtension(void* context, const char* name) {
+  return exportedOf(context)->device->supportsExtension(name);
+}
+
+int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                AnnrtPreparedModel** prepared, AnnrtMessage* message) {
+  std::shared_ptr<const Model> converted = modelFromAbi(*model);
+  PrepareOptions prepareOptions;
+  prepareOptions.preference = options->preference;
+  prepareOptions.priority = options->priority;
+  prepareOptions.deadline = fromAbiDeadline(options->deadlineNs);
+  if (options->cacheDir) prepareOptions.cacheDir = options->cacheDir;
+  std::memcpy(prepareOptions.token.data(), options->token, ANNRT_CACHE_TOKEN_SIZE);
+  prepareOptions.numThreads = options->numThreads;
+  auto result = exportedOf(context)->device->prepareModel(converted, prepareOptions);
+  if (!result.ok()) {
+    writeMessage(message, result.error().message);
+    return static_cast<int32_t>(result.error().code);
+  }
+  *prepared = new AnnrtPreparedModel{std::move(result).value(), std::move(converted)};
+  return 0;
+}
+
+std::vector<RequestArgument> fromAbi(const AnnrtArgument* arguments, uint32_t count) {
+  std::vector<RequestArgument> result;
+  for (uint32_t i = 0; i < count; ++i) {
+    const AnnrtArgument& a = arguments[i];
+    result.push_back({a.omitted, static_cast<uint8_t*>(a.data), a.length,
+                      std::vector<uint32_t>(a.dimensions, a.dimensions + a.rank)});
+  }
+  return result;
+}
+
+int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
+                const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
+                AnnrtMessage* message) {
+  Request converted{fromAbi(request->inputs, request->inputCount),
+                    fromAbi(request->outputs, request->outputCount)};
+  ExecutionOptions executionOptions;
+  executionOptions.measureTiming = options->measureTiming;
+  executionOptions.profileOperations = options->profileOperations;
+  executionOptions.deadline = fromAbiDeadline(options->deadlineNs);
+  executionOptions.loopTimeoutNs = options->loopTimeoutNs;
+  const ExecutionOutcome outcome = prepared->prepared->execute(converted, executionOptions);
+  for (size_t i = 0; i < outcome.outputShapes.size(); ++i) {
+    const OutputShape& shape = outcome.outputShapes[i];
+    sink->setOutputShape(sink->result, static_cast<uint32_t>(i),
+                         static_cast<uint32_t>(shape.dims.size()), shape.dims.data(),
+                         shape.isSufficient);
+  }
+  if (options->measureTiming) {
+    sink->setTiming(sink->result, outcome.timing.onDeviceNs, outcome.timing.inDriverNs);
+  }
+  for (size_t i = 0; i < outcome.operationNs.size(); ++i) {
+    sink->setOperationTime(sink->result, static_cast<uint32_t>(i), outcome.operationNs[i]);
+  }
+  if (outcome.status != ErrorCode::NO_ERROR) writeMessage(message, outcome.message);
+  return static_cast<int32_t>(outcome.status);
+}
+
+}  // namespace
+}  // namespace annrt::abi

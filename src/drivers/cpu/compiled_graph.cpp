@@ -1,0 +1,80 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/compiled_graph.h"
+
+#include "drivers/cpu/op_lowering.h"
+
+namespace annrt::cpu {
+namespace {
+
+struct SubgraphDeleter {
+  void operator()(xnn_subgraph* subgraph) const { xnn_delete_subgraph(subgraph); }
+};
+using SubgraphPtr = std::unique_ptr<xnn_subgraph, SubgraphDeleter>;
+
+}  // namespace
+
+bool initializeXnnpack() {
+  static const bool initialized = xnn_initialize(nullptr) == xnn_status_success;
+  return initialized;
+}
+
+Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(std::shared_ptr<const Model> model,
+                                                              ThreadPool pool) {
+  ANNRT_CPU_REQUIRE(initializeXnnpack(), "XNNPACK does not support this CPU");
+  std::unique_ptr<CompiledGraph> graph(new CompiledGraph());
+  ANNRT_RETURN_IF_ERROR(graph->build(std::move(model), std::move(pool)));
+  return graph;
+}
+
+CompiledGraph::~CompiledGraph() {
+  if (runtime_ != nullptr) xnn_delete_runtime(runtime_);
+}
+
+Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool pool) {
+  model_ = std::move(model);
+  pool_ = std::move(pool);
+  const Subgraph& main = model_->main;
+  ANNRT_CPU_REQUIRE(!main.operations.empty(), "empty model");
+  xnn_subgraph_t raw = nullptr;
+  LoweringContext probe(*model_, nullptr);
+  ANNRT_RETURN_IF_ERROR(checkXnn(xnn_create_subgraph(probe.externalValueCount(), 0, &raw),
+                                 "xnn_create_subgraph"));
+  SubgraphPtr subgraph(raw);
+  LoweringContext context(*model_, subgraph.get());
+  for (size_t i = 0; i < main.operations.size(); ++i) {
+    Result<void> lowered = lowerOperation(context, main.operations[i]);
+    if (!lowered.ok()) {
+      return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
+                       operationTypeName(main.operations[i].type), lowered.error().message);
+    }
+  }
+  ANNRT_RETURN_IF_ERROR(
+      checkXnn(xnn_create_runtime_v2(subgraph.get(), pool_.get(), 0, &runtime_),
+               "xnn_create_runtime_v2"));
+  constants_ = context.takeConstants();
+  for (uint32_t index : main.outputIndexes) {
+    ANNRT_CPU_REQUIRE(context.hasValue(index), "model output {} is not computed", index);
+  }
+  // Inputs no node reads (parameters the lowerings resolved otherwise) are
+  // staged but not handed to XNNPACK.
+  for (uint32_t i = 0; i < main.inputIndexes.size(); ++i) {
+    const size_t bytes = byteSize(main.operands[main.inputIndexes[i]].shape);
+    inputs_.push_back(std::make_unique<uint8_t[]>(bytes + XNN_EXTRA_BYTES));
+    if (context.hasValue(main.inputIndexes[i])) externals_.push_back({i, inputs_.back().get()});
+  }
+  for (uint32_t i = 0; i < main.outputIndexes.size(); ++i) {
+    externals_.push_back({static_cast<uint32_t>(main.inputIndexes.size()) + i, nullptr});
+  }
+  return {};
+}
+
+Result<void> CompiledGraph::run(const std::vector<void*>& outputs) {
+  const size_t first = externals_.size() - outputs.size();
+  for (size_t i = 0; i < outputs.size(); ++i) externals_[first + i].data = outputs[i];
+  ANNRT_RETURN_IF_ERROR(checkXnn(xnn_setup_runtime(runtime_, externals_.size(), externals_.data()),
+                                 "xnn_setup_runtime"));
+  return checkXnn(xnn_invoke_runtime(runtime_), "xnn_invoke_runtime");
+}
+
+}  // namespace annrt::cpu

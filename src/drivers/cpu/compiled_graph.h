@@ -1,0 +1,51 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// One model partition compiled into a single XNNPACK runtime: the subgraph is
+// built by the op lowerings, weights are packed once when the runtime is
+// created, and each run only points the external values at the request's
+// buffers. Shapes are static: annrt-cpu claims only fully known shapes.
+#pragma once
+
+#include <xnnpack.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/model.h"
+#include "common/result.h"
+#include "drivers/cpu/thread_pool.h"
+
+namespace annrt::cpu {
+
+// Initializes XNNPACK once per process; false if this CPU is unsupported.
+bool initializeXnnpack();
+
+class CompiledGraph {
+ public:
+  static Result<std::unique_ptr<CompiledGraph>> compile(std::shared_ptr<const Model> model,
+                                                        ThreadPool pool);
+  ~CompiledGraph();
+  CompiledGraph(const CompiledGraph&) = delete;
+  CompiledGraph& operator=(const CompiledGraph&) = delete;
+
+  const Model& model() const { return *model_; }
+  // Staging buffer of input i (padded for XNNPACK's over-reads).
+  void* inputBuffer(size_t i) { return inputs_[i].get(); }
+  // Runs with the staged inputs, writing outputs[i] (each large enough). Not
+  // reentrant: callers serialize runs.
+  Result<void> run(const std::vector<void*>& outputs);
+
+ private:
+  CompiledGraph() = default;
+  Result<void> build(std::shared_ptr<const Model> model, ThreadPool pool);
+
+  std::shared_ptr<const Model> model_;
+  ThreadPool pool_;
+  xnn_runtime_t runtime_ = nullptr;
+  std::vector<std::unique_ptr<float[]>> constants_;
+  std::vector<std::unique_ptr<uint8_t[]>> inputs_;
+  std::vector<xnn_external_value> externals_;
+};
+
+}  // namespace annrt::cpu

@@ -1,0 +1,70 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/cpu_prepared_model.h"
+
+#include <cstring>
+
+namespace annrt::cpu {
+
+Result<void> CpuPreparedModel::stageInputs(const Request& request) {
+  const Subgraph& main = graph_->model().main;
+  ANNRT_CHECK(request.inputs.size() == main.inputIndexes.size(), "expected {} inputs, got {}",
+              main.inputIndexes.size(), request.inputs.size());
+  for (size_t i = 0; i < request.inputs.size(); ++i) {
+    const RequestArgument& argument = request.inputs[i];
+    const Shape& shape = main.operands[main.inputIndexes[i]].shape;
+    ANNRT_CHECK(!argument.omitted, "input {} is omitted", i);
+    ANNRT_CHECK(argument.dims.empty() || argument.dims == shape.dims,
+                "input {} has dims {}, annrt-cpu prepared {}", i, toString(argument.dims),
+                toString(shape.dims));
+    const size_t bytes = byteSize(shape);
+    ANNRT_CHECK(argument.length >= bytes && argument.data != nullptr,
+                "input {} has {} bytes, needs {}", i, argument.length, bytes);
+    std::memcpy(graph_->inputBuffer(i), argument.data, bytes);
+  }
+  return {};
+}
+
+Result<std::vector<void*>> CpuPreparedModel::outputBuffers(const Request& request,
+                                                           ExecutionOutcome& outcome) {
+  const Subgraph& main = graph_->model().main;
+  ANNRT_CHECK(request.outputs.size() == main.outputIndexes.size(), "expected {} outputs, got {}",
+              main.outputIndexes.size(), request.outputs.size());
+  std::vector<void*> buffers;
+  bool sufficient = true;
+  for (size_t i = 0; i < request.outputs.size(); ++i) {
+    const RequestArgument& argument = request.outputs[i];
+    const Shape& shape = main.operands[main.outputIndexes[i]].shape;
+    const bool fits = argument.length >= byteSize(shape) && argument.data != nullptr;
+    outcome.outputShapes.push_back({shape.dims, fits});
+    sufficient = sufficient && fits;
+    buffers.push_back(argument.data);
+  }
+  ANNRT_CHECK_CODE(ErrorCode::OUTPUT_INSUFFICIENT_SIZE, sufficient,
+                   "an output buffer is too small");
+  return buffers;
+}
+
+ExecutionOutcome CpuPreparedModel::execute(const Request& request,
+                                           const ExecutionOptions& options) {
+  const auto start = Clock::now();
+  ExecutionOutcome outcome;
+  auto fail = [&](const Error& error) {
+    outcome.status = error.code;
+    outcome.message = error.message;
+    return outcome;
+  };
+  std::lock_guard lock(mutex_);
+  Result<std::vector<void*>> outputs = outputBuffers(request, outcome);
+  if (!outputs.ok()) return fail(outputs.error());
+  if (Result<void> staged = stageInputs(request); !staged.ok()) return fail(staged.error());
+  if (Result<void> ran = graph_->run(*outputs); !ran.ok()) return fail(ran.error());
+  if (options.measureTiming) {
+    const uint64_t ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    outcome.timing = {ns, ns};
+  }
+  return outcome;
+}
+
+}  // namespace annrt::cpu

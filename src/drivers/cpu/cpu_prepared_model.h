@@ -1,0 +1,29 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's PreparedModel: checks a request against the compiled graph's
+// static shapes, stages the inputs and runs the XNNPACK runtime.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "common/device.h"
+#include "drivers/cpu/compiled_graph.h"
+
+namespace annrt::cpu {
+
+class CpuPreparedModel final : public PreparedModel {
+ public:
+  explicit CpuPreparedModel(std::unique_ptr<CompiledGraph> graph) : graph_(std::move(graph)) {}
+  ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
+
+ private:
+  Result<void> stageInputs(const Request& request);
+  Result<std::vector<void*>> outputBuffers(const Request& request, ExecutionOutcome& outcome);
+
+  std::mutex mutex_;  // one XNNPACK runtime: executions take turns
+  std::unique_ptr<CompiledGraph> graph_;
+};
+
+}  // namespace annrt::cpu

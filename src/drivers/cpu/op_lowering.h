@@ -1,0 +1,35 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// NNAPI operation -> XNNPACK node(s). Every lowering checks the operation
+// (types, constant parameters, layout, shapes) and returns OP_FAILED naming
+// the first unsupported thing; when the context is building, it then defines
+// the nodes. Only float32 (and relaxed float32) operations are lowered.
+#pragma once
+
+#include "drivers/cpu/lowering_context.h"
+
+namespace annrt::cpu {
+
+// Checks (and, when building, lowers) one operation of context.model().main.
+Result<void> lowerOperation(LoweringContext& context, const Operation& op);
+
+// The per-family lowerings lowerOperation dispatches to.
+Result<void> lowerConvolution(LoweringContext& context, const Operation& op);
+Result<void> lowerFullyConnected(LoweringContext& context, const Operation& op);
+Result<void> lowerPooling(LoweringContext& context, const Operation& op);
+Result<void> lowerBinary(LoweringContext& context, const Operation& op);
+Result<void> lowerUnary(LoweringContext& context, const Operation& op);
+Result<void> lowerSoftmax(LoweringContext& context, const Operation& op);
+Result<void> lowerReshape(LoweringContext& context, const Operation& op);
+Result<void> lowerPad(LoweringContext& context, const Operation& op);
+Result<void> lowerResize(LoweringContext& context, const Operation& op);
+Result<void> lowerDepthToSpace(LoweringContext& context, const Operation& op);
+
+// The clamp range of an NNAPI fused activation code held by input i.
+Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
+                                    uint32_t i);
+// Input i, if present, must be a constant BOOL false (NHWC layout).
+Result<void> requireNhwc(const LoweringContext& context, const Operation& op, uint32_t i);
+
+}  // namespace annrt::cpu

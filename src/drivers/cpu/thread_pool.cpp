@@ -1,0 +1,52 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/thread_pool.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "common/log.h"
+
+namespace annrt::cpu {
+namespace {
+
+constexpr uint32_t kMaxThreads = 256;
+
+uint32_t threadsFromEnvironment() {
+  const char* value = std::getenv("ANNRT_NUM_THREADS");
+  if (value == nullptr || *value == '\0') return 0;
+  char* end = nullptr;
+  const unsigned long parsed = std::strtoul(value, &end, 10);
+  if (*end != '\0' || parsed == 0 || parsed > kMaxThreads) {
+    logWarning("ignoring ANNRT_NUM_THREADS={}: not a thread count in 1..{}", value, kMaxThreads);
+    return 0;
+  }
+  return static_cast<uint32_t>(parsed);
+}
+
+}  // namespace
+
+uint32_t resolveThreadCount(uint32_t requested) {
+  if (requested > 0) return std::min(requested, kMaxThreads);
+  if (uint32_t fromEnvironment = threadsFromEnvironment(); fromEnvironment > 0) {
+    return fromEnvironment;
+  }
+  return std::max(1u, std::min(std::thread::hardware_concurrency(), kMaxThreads));
+}
+
+ThreadPool sharedThreadPool(uint32_t threads) {
+  if (threads <= 1) return nullptr;
+  static std::mutex mutex;
+  static std::map<uint32_t, ThreadPool> pools;
+  std::lock_guard lock(mutex);
+  ThreadPool& pool = pools[threads];
+  if (pool == nullptr) {
+    pool = ThreadPool(pthreadpool_create(threads), pthreadpool_destroy);
+    if (pool == nullptr) logError("annrt-cpu: cannot create {} threads; running inline", threads);
+  }
+  return pool;
+}
+
+}  // namespace annrt::cpu

@@ -1,0 +1,24 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's worker threads: how many (PrepareOptions::numThreads, else
+// ANNRT_NUM_THREADS, else the number of cores) and one shared pthreadpool per
+// thread count, reused by every prepared model asking for that many.
+#pragma once
+
+#include <pthreadpool.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace annrt::cpu {
+
+uint32_t resolveThreadCount(uint32_t requested);
+
+using ThreadPool = std::shared_ptr<struct pthreadpool>;
+
+// A pool of `threads` threads (the caller's thread included); null for one
+// thread, which XNNPACK then runs inline.
+ThreadPool sharedThreadPool(uint32_t threads);
+
+}  // namespace annrt::cpu

@@ -1,0 +1,155 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/compilation.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/log.h"
+#include "runtime/device_manager.h"
+#include "runtime/graph_dump.h"
+#include "runtime/trace.h"
+
+namespace annrt::runtime {
+namespace {
+
+// Executions may use any buffer; this alignment lets vectorized kernels load
+// whole cache lines, and no padding is ever needed.
+constexpr uint32_t kPreferredAlignment = 64;
+constexpr uint32_t kPreferredPadding = 1;
+
+// As AOSP: an operation that neither a selected device nor the CPU fallback
+// supports fails the compilation (BAD_DATA), not every later execution.
+Result<void> checkEveryOperationRuns(const Model& model,
+                                     const std::vector<std::shared_ptr<Device>>& devices,
+                                     const std::shared_ptr<Device>& cpu) {
+  std::vector<bool> runs(model.main.operations.size(), false);
+  auto add = [&](const Device& device) {
+    const std::vector<bool> supported = device.supportedOperations(model);
+    for (size_t i = 0; i < runs.size() && i < supported.size(); ++i) {
+      runs[i] = runs[i] || supported[i];
+    }
+  };
+  for (const auto& device : devices) add(*device);
+  if (cpu) add(*cpu);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    ANNRT_CHECK(runs[i], "no device supports operation {} ({})", i,
+                operationTypeName(model.main.operations[i].type));
+  }
+  return {};
+}
+
+}  // namespace
+
+Compilation::Compilation(std::shared_ptr<const Model> model,
+                         std::vector<std::shared_ptr<Device>> devices, bool explicitDevices)
+    : model_(std::move(model)), devices_(std::move(devices)), explicitDevices_(explicitDevices) {}
+
+Compilation::~Compilation() {
+  Telemetry& telemetry = DeviceManager::get().telemetry();
+  if (plan_ && telemetry.profilingEnabled()) telemetry.addProfile(plan_->profile());
+}
+
+Result<void> Compilation::checkModifiable() const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !finished_, "the compilation is already finished");
+  return {};
+}
+
+Result<void> Compilation::setPreference(int32_t preference) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK(preference >= 0 && preference <= 2, "preference {} is not one of 0..2", preference);
+  options_.preference = preference;
+  return {};
+}
+
+Result<void> Compilation::setPriority(int32_t priority) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK(priority == 90 || priority == 100 || priority == 110,
+              "priority {} is not LOW (90), MEDIUM (100) or HIGH (110)", priority);
+  options_.priority = priority;
+  return {};
+}
+
+Result<void> Compilation::setTimeout(uint64_t durationNs) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK(isSingleExplicitDevice(),
+              "a timeout needs a compilation created by createForDevices with one device");
+  timeoutNs_ = durationNs == 0 ? std::nullopt : std::optional<uint64_t>(durationNs);
+  return {};
+}
+
+Result<void> Compilation::setCaching(const char* cacheDir, const uint8_t* token) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  options_.cacheDir = cacheDir;
+  std::memcpy(options_.token.data(), token, kCacheTokenSize);
+  return {};
+}
+
+Result<void> Compilation::preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
+                                      const std::shared_ptr<Device>& cpu,
+                                      const PartitionOptions& partitionOptions) {
+  PrepareOptions options = options_;
+  if (timeoutNs_) options.deadline = deadlineAfter(*timeoutNs_);
+  ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
+                         partitionModel(*model_, devices, cpu, partitionOptions));
+  ANNRT_ASSIGN_OR_RETURN(plan_, ExecutionPlan::create(model_, partition, cpu, options));
+  for (const PlanStepInfo& step : plan_->steps()) {
+    DeviceManager::get().telemetry().countCompilation(step.device);
+  }
+  return {};
+}
+
+Result<void> Compilation::finish() {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "compile");
+  finished_ = true;
+  if (vlogEnabled(LogArea::COMPILATION)) {
+    const std::string dump = graphDump(*model_);
+    size_t start = 0;
+    for (size_t end = dump.find('\n'); end != std::string::npos; end = dump.find('\n', start)) {
+      logLine("V", "GraphDump", std::string_view(dump).substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  PartitionOptions partitionOptions = PartitionOptions::fromEnvironment(options_.preference);
+  // createForDevices runs on the listed devices only; otherwise the reference
+  // CPU takes what no other device can, unless ANNRT_PARTITION=2 forbids it.
+  std::shared_ptr<Device> cpu;
+  if (!explicitDevices_ && partitionOptions.mode != PartitionMode::NO_FALLBACK) {
+    cpu = DeviceManager::get().reference();
+  }
+  ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(*model_, devices_, cpu));
+  auto prepared = preparePlan(devices_, cpu, partitionOptions);
+  if (prepared.ok()) return {};
+  const ErrorCode code = prepared.error().code;
+  if (cpu == nullptr || code == ErrorCode::MISSED_DEADLINE_TRANSIENT ||
+      code == ErrorCode::MISSED_DEADLINE_PERSISTENT) {
+    return prepared.takeError();
+  }
+  logWarning("compilation failed ({}); compiling the whole model on {}", prepared.error().message,
+             cpu->name());
+  PartitionOptions whole = partitionOptions;
+  whole.mode = PartitionMode::NO_PARTITIONING;
+  return preparePlan({cpu}, cpu, whole);
+}
+
+Result<const Operand*> Compilation::ioOperand(uint32_t index, bool isInput) const {
+  const auto& indexes = isInput ? model_->main.inputIndexes : model_->main.outputIndexes;
+  ANNRT_CHECK(index < indexes.size(), "{} index {} out of range (the model has {})",
+              isInput ? "input" : "output", index, indexes.size());
+  return &model_->main.operands[indexes[index]];
+}
+
+Result<uint32_t> Compilation::preferredAlignment(uint32_t index, bool isInput) const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the compilation is not finished");
+  ANNRT_RETURN_IF_ERROR(ioOperand(index, isInput));
+  return kPreferredAlignment;
+}
+
+Result<uint32_t> Compilation::preferredPadding(uint32_t index, bool isInput) const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the compilation is not finished");
+  ANNRT_RETURN_IF_ERROR(ioOperand(index, isInput));
+  return kPreferredPadding;
+}
+
+}  // namespace annrt::runtime

@@ -1,0 +1,60 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// ANeuralNetworksCompilation: chooses where a finished model runs and prepares
+// it there. Holds the settings that shape preparation (preference, priority,
+// timeout, caching) until finish, then only the prepared result.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/device.h"
+#include "runtime/execution_plan.h"
+
+namespace annrt::runtime {
+
+class Compilation {
+ public:
+  // `explicitDevices`: created by createForDevices, so only `devices` may run it.
+  ~Compilation();  // hands the profile to telemetry when profiling
+  Compilation(std::shared_ptr<const Model> model, std::vector<std::shared_ptr<Device>> devices,
+              bool explicitDevices);
+
+  Result<void> setPreference(int32_t preference);
+  Result<void> setPriority(int32_t priority);
+  Result<void> setTimeout(uint64_t durationNs);
+  Result<void> setCaching(const char* cacheDir, const uint8_t* token);
+  Result<void> finish();
+
+  bool isFinished() const { return finished_; }
+  // Finished and prepared on some device (finish succeeded).
+  bool isPrepared() const { return plan_ != nullptr; }
+  const Model& model() const { return *model_; }
+  // Created by createForDevices with exactly one device: timing and timeouts apply.
+  bool isSingleExplicitDevice() const { return explicitDevices_ && devices_.size() == 1; }
+  Result<uint32_t> preferredAlignment(uint32_t index, bool isInput) const;
+  Result<uint32_t> preferredPadding(uint32_t index, bool isInput) const;
+  // The operand behind model input/output `index`, or an error if out of range.
+  Result<const Operand*> ioOperand(uint32_t index, bool isInput) const;
+
+  ExecutionPlan& plan() const { return *plan_; }
+
+ private:
+  Result<void> checkModifiable() const;
+  Result<void> preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
+                           const std::shared_ptr<Device>& cpu, const PartitionOptions& options);
+
+  std::shared_ptr<const Model> model_;
+  std::vector<std::shared_ptr<Device>> devices_;
+  bool explicitDevices_;
+  PrepareOptions options_;
+  std::optional<uint64_t> timeoutNs_;
+  bool finished_ = false;
+  std::shared_ptr<ExecutionPlan> plan_;
+};
+
+}  // namespace annrt::runtime

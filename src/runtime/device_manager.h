@@ -1,0 +1,36 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The process-wide device registry: in-tree devices first, then plug-ins.
+// It is the only global mutable state of the runtime, built once on first use.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/device.h"
+#include "runtime/telemetry.h"
+
+namespace annrt::runtime {
+
+class DeviceManager {
+ public:
+  static const DeviceManager& get();
+
+  const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  std::shared_ptr<Device> find(std::string_view name) const;
+  // The device of last resort, which supports every operation.
+  std::shared_ptr<Device> reference() const { return reference_; }
+  // Counters and profiles; thread-safe.
+  Telemetry& telemetry() const { return telemetry_; }
+
+ private:
+  DeviceManager();
+
+  std::vector<std::shared_ptr<Device>> devices_;
+  std::shared_ptr<Device> reference_;
+  mutable Telemetry telemetry_;
+};
+
+}  // namespace annrt::runtime

@@ -1,0 +1,372 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/execution.h"
+
+#include <algorithm>
+
+#include "common/log.h"
+#include "runtime/device_manager.h"
+#include "runtime/trace.h"
+#include "runtime/loop_timeout.h"
+#include "runtime/operand_validation.h"
+
+namespace annrt::runtime {
+namespace {
+
+bool fullySpecified(OperandType type, const std::vector<uint32_t>& dims) {
+  if (!isTensorType(type)) return true;
+  return !dims.empty() && std::none_of(dims.begin(), dims.end(), [](uint32_t d) { return d == 0; });
+}
+
+Shape withDims(Shape shape, std::vector<uint32_t> dims) {
+  shape.dims = std::move(dims);
+  return shape;
+}
+
+}  // namespace
+
+Execution::Execution(std::shared_ptr<const Compilation> compilation)
+    : compilation_(std::move(compilation)),
+      inputs_(compilation_->model().main.inputIndexes.size()),
+      outputs_(compilation_->model().main.outputIndexes.size()),
+      loopTimeoutNs_(kDefaultLoopTimeoutNs) {}
+
+Result<void> Execution::checkPreparation() const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ == State::PREPARATION,
+                   "the execution can no longer be modified (it has been computed)");
+  return {};
+}
+
+Result<Execution::Argument*> Execution::argumentAt(bool isInput, int32_t index) {
+  auto& arguments = isInput ? inputs_ : outputs_;
+  ANNRT_CHECK(index >= 0 && static_cast<size_t>(index) < arguments.size(),
+              "{} index {} out of range (the model has {})", isInput ? "input" : "output", index,
+              arguments.size());
+  return &arguments[index];
+}
+
+Result<void> Execution::checkUnset(const Argument& argument, bool isInput, int32_t index) const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, argument.kind == Argument::Kind::UNSET,
+                   "{} {} has already been set", isInput ? "input" : "output", index);
+  return {};
+}
+
+Result<std::vector<uint32_t>> Execution::refinedDims(
+    bool isInput, int32_t index, const ANeuralNetworksOperandType* type) const {
+  ANNRT_ASSIGN_OR_RETURN(const Operand* operand, compilation_->ioOperand(index, isInput));
+  if (type == nullptr) return operand->shape.dims;
+  ANNRT_RETURN_IF_ERROR(validateTypeRefinement(operand->shape, *type));
+  if (type->dimensionCount == 0) return operand->shape.dims;
+  return std::vector<uint32_t>(type->dimensions, type->dimensions + type->dimensionCount);
+}
+
+Result<void> Execution::checkLength(const Shape& shape, const std::vector<uint32_t>& dims,
+                                    size_t length, const char* what) const {
+  if (!fullySpecified(shape.type, dims)) return {};
+  const size_t needed = byteSize(withDims(shape, dims));
+  ANNRT_CHECK(paddingEnabled_ ? length >= needed : length == needed,
+              "{} of shape {} needs {} bytes, given {}", what, toString(dims), needed, length);
+  return {};
+}
+
+Result<void> Execution::setArgument(bool isInput, int32_t index,
+                                    const ANeuralNetworksOperandType* type, const void* buffer,
+                                    size_t length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  ANNRT_ASSIGN_OR_RETURN(Argument * argument, argumentAt(isInput, index));
+  ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, refinedDims(isInput, index, type));
+  const Shape& shape = compilation_->ioOperand(index, isInput).value()->shape;
+  Argument next;
+  next.dims = dims;
+  if (buffer == nullptr) {
+    ANNRT_CHECK(length == 0, "null buffer with length {}", length);
+    next.kind = Argument::Kind::OMITTED;
+  } else {
+    ANNRT_CHECK(!isInput || fullySpecified(shape.type, dims),
+                "input {} has unspecified dimensions {}: give them in the operand type", index,
+                toString(dims));
+    ANNRT_RETURN_IF_ERROR(checkLength(shape, dims, length, isInput ? "input" : "output"));
+    next.kind = Argument::Kind::POINTER;
+    next.buffer = static_cast<uint8_t*>(const_cast<void*>(buffer));
+    next.length = length;
+  }
+  ANNRT_RETURN_IF_ERROR(checkUnset(*argument, isInput, index));
+  *argument = std::move(next);
+  anyArgumentSet_ = true;
+  return {};
+}
+
+Result<void> Execution::setArgumentFromMemory(bool isInput, int32_t index,
+                                              const ANeuralNetworksOperandType* type,
+                                              std::shared_ptr<Memory> memory, size_t offset,
+                                              size_t length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  ANNRT_ASSIGN_OR_RETURN(Argument * argument, argumentAt(isInput, index));
+  ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, refinedDims(isInput, index, type));
+  const Shape& shape = compilation_->ioOperand(index, isInput).value()->shape;
+  if (memory->description() != nullptr) {
+    ANNRT_CHECK(memory->hasRole(compilation_.get(), index, isInput),
+                "the memory was not described with this compilation's {} {}",
+                isInput ? "input" : "output", index);
+    ANNRT_CHECK(offset == 0 && length == 0,
+                "a memory from a MemoryDesc takes offset 0 and length 0, given {} and {}", offset,
+                length);
+  } else {
+    ANNRT_CHECK(offset <= memory->size() && length <= memory->size() - offset,
+                "range [{}, {}) exceeds the memory's {} bytes", offset, offset + length,
+                memory->size());
+    ANNRT_CHECK(!isInput || fullySpecified(shape.type, dims),
+                "input {} has unspecified dimensions {}", index, toString(dims));
+    ANNRT_RETURN_IF_ERROR(checkLength(shape, dims, length, isInput ? "input" : "output"));
+  }
+  ANNRT_RETURN_IF_ERROR(checkUnset(*argument, isInput, index));
+  Argument next;
+  next.kind = Argument::Kind::MEMORY;
+  next.memory = std::move(memory);
+  next.offset = offset;
+  next.length = length;
+  next.dims = std::move(dims);
+  *argument = std::move(next);
+  anyArgumentSet_ = true;
+  return {};
+}
+
+Result<void> Execution::setMeasureTiming(bool measure) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  ANNRT_CHECK(compilation_->isSingleExplicitDevice(),
+              "timing needs a compilation created by createForDevices with one device");
+  measureTiming_ = measure;
+  return {};
+}
+
+Result<void> Execution::setTimeout(uint64_t durationNs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  ANNRT_CHECK(compilation_->isSingleExplicitDevice(),
+              "a timeout needs a compilation created by createForDevices with one device");
+  timeoutNs_ = durationNs == 0 ? std::nullopt : std::optional<uint64_t>(durationNs);
+  return {};
+}
+
+Result<void> Execution::setLoopTimeout(uint64_t durationNs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  if (durationNs > kMaximumLoopTimeoutNs) {
+    logWarning("loop timeout {} ns capped to the maximum {} ns", durationNs,
+               kMaximumLoopTimeoutNs);
+  }
+  loopTimeoutNs_ = std::min(durationNs, kMaximumLoopTimeoutNs);
+  return {};
+}
+
+Result<void> Execution::setReusable(bool reusable) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  reusable_ = reusable;
+  return {};
+}
+
+Result<void> Execution::enableInputAndOutputPadding(bool enable) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_RETURN_IF_ERROR(checkPreparation());
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !anyArgumentSet_,
+                   "padding must be enabled before any input or output is set");
+  paddingEnabled_ = enable;
+  return {};
+}
+
+Result<void> Execution::beginComputation(bool fenced) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ != State::COMPUTATION,
+                   "the execution is already computing");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ == State::PREPARATION || reusable_,
+                   "the execution has been computed and is not reusable");
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ANNRT_CHECK(inputs_[i].kind != Argument::Kind::UNSET, "input {} is not set", i);
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    ANNRT_CHECK(outputs_[i].kind != Argument::Kind::UNSET, "output {} is not set", i);
+    // A fenced computation cannot report a larger output shape.
+    const Shape& shape = compilation_->ioOperand(i, false).value()->shape;
+    ANNRT_CHECK(!fenced || outputs_[i].kind == Argument::Kind::OMITTED ||
+                    fullySpecified(shape.type, outputs_[i].dims),
+                "output {} has unspecified dimensions {}, which a fenced computation does not "
+                "allow",
+                i, toString(outputs_[i].dims));
+  }
+  state_ = State::COMPUTATION;
+  return {};
+}
+
+Result<Request> Execution::buildRequest() {
+  Request request;
+  auto resolve = [&](const Argument& argument, bool isInput, size_t index) -> Result<RequestArgument> {
+    RequestArgument resolved;
+    resolved.dims = argument.dims;
+    switch (argument.kind) {
+      case Argument::Kind::OMITTED:
+        resolved.omitted = true;
+        break;
+      case Argument::Kind::POINTER:
+        resolved.data = argument.buffer;
+        resolved.length = argument.length;
+        break;
+      case Argument::Kind::MEMORY:
+        if (argument.memory->description() != nullptr) {
+          ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, !isInput || argument.memory->isInitialized(),
+                           "input {} reads a device memory that holds no data yet", index);
+          const auto dims = argument.memory->dimensions();
+          if (!dims.empty()) resolved.dims = dims;
+          resolved.data = argument.memory->data();
+          resolved.length = argument.memory->size();
+        } else {
+          resolved.data = argument.memory->data() + argument.offset;
+          resolved.length = argument.length;
+        }
+        break;
+      case Argument::Kind::UNSET:
+        return makeError(ErrorCode::BAD_DATA, "{} {} is not set", isInput ? "input" : "output",
+                         index);
+    }
+    return resolved;
+  };
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ANNRT_ASSIGN_OR_RETURN(auto argument, resolve(inputs_[i], true, i));
+    request.inputs.push_back(std::move(argument));
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    ANNRT_ASSIGN_OR_RETURN(auto argument, resolve(outputs_[i], false, i));
+    request.outputs.push_back(std::move(argument));
+  }
+  return request;
+}
+
+ExecutionOutcome Execution::run(std::optional<Clock::time_point> deadline) {
+  TraceSpan span(TraceLayer::RUNTIME, TracePhase::EXECUTION, "execute");
+  auto built = [&] {
+    TraceSpan io(TraceLayer::RUNTIME, TracePhase::INPUT_OUTPUT, "bind inputs and outputs");
+    return buildRequest();
+  }();
+  if (!built.ok()) return {built.error().code, built.error().message, {}, {}, {}};
+  Request request = std::move(built).value();
+  ExecutionOptions options;
+  options.measureTiming = measureTiming_;
+  options.deadline = deadline;
+  options.loopTimeoutNs = loopTimeoutNs_;
+  options.profileOperations = DeviceManager::get().telemetry().profilingEnabled();
+  ExecutionOutcome outcome = compilation_->plan().execute(request, options);
+  // Device memories of unspecified size grow to what the model produced.
+  if (outcome.status == ErrorCode::OUTPUT_INSUFFICIENT_SIZE) {
+    bool resized = false;
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      const auto& memory = outputs_[i].memory;
+      if (memory && memory->description() && !outcome.outputShapes[i].isSufficient) {
+        resized |= memory->resize(outcome.outputShapes[i].dims).ok();
+      }
+    }
+    if (resized) return run(deadline);
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const auto& memory = outputs_[i].memory;
+    if (!memory || !memory->description()) continue;
+    const bool ok = outcome.status == ErrorCode::NO_ERROR;
+    if (ok && memory->dimensions() != outcome.outputShapes[i].dims) {
+      (void)memory->resize(outcome.outputShapes[i].dims);
+    }
+    memory->setInitialized(ok);
+  }
+  return outcome;
+}
+
+void Execution::endComputation(ExecutionOutcome outcome, bool fenced) {
+  if (outcome.status != ErrorCode::NO_ERROR) {
+    logError("execution failed with {}: {}", errorCodeName(outcome.status), outcome.message);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  lastStatus_ = outcome.status;
+  outputShapes_ = std::move(outcome.outputShapes);
+  timing_ = outcome.timing;
+  lastWasFenced_ = fenced;
+  state_ = State::COMPLETED;
+}
+
+Result<void> Execution::compute() {
+  ANNRT_RETURN_IF_ERROR(beginComputation(false));
+  std::optional<Clock::time_point> deadline;
+  if (timeoutNs_) deadline = deadlineAfter(*timeoutNs_);
+  ExecutionOutcome outcome = run(deadline);
+  const ErrorCode status = outcome.status;
+  std::string message = outcome.message;
+  endComputation(std::move(outcome), false);
+  if (status != ErrorCode::NO_ERROR) return Error{status, message};
+  return {};
+}
+
+Result<std::unique_ptr<Event>> Execution::startCompute(std::vector<const Event*> dependencies,
+                                                      uint64_t durationAfterDependenciesNs,
+                                                      bool fenced) {
+  ANNRT_RETURN_IF_ERROR(beginComputation(fenced));
+  auto self = shared_from_this();
+  // The application may free the dependency events once this returns.
+  std::vector<std::function<ErrorCode()>> waiters;
+  for (const Event* dependency : dependencies) waiters.push_back(dependency->waiter());
+  auto work = [self, waiters = std::move(waiters), durationAfterDependenciesNs, fenced]() {
+    for (const auto& wait : waiters) {
+      if (wait() != ErrorCode::NO_ERROR) {
+        self->endComputation({ErrorCode::OP_FAILED, "a dependency failed", {}, {}, {}}, fenced);
+        return ErrorCode::OP_FAILED;
+      }
+    }
+    std::optional<Clock::time_point> deadline;
+    const auto now = Clock::now();
+    if (self->timeoutNs_) deadline = deadlineAfter(*self->timeoutNs_, now);
+    if (durationAfterDependenciesNs != 0) {
+      const auto limit = deadlineAfter(durationAfterDependenciesNs, now);
+      deadline = deadline ? std::min(*deadline, limit) : limit;
+    }
+    ExecutionOutcome outcome = self->run(deadline);
+    const ErrorCode status = outcome.status;
+    self->endComputation(std::move(outcome), fenced);
+    return status;
+  };
+  auto event = Event::start(std::move(work), fenced);
+  if (!event.ok()) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    state_ = State::PREPARATION;
+  }
+  return event;
+}
+
+Result<OutputShape> Execution::outputShape(int32_t index) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ == State::COMPLETED,
+                   "output shapes are only known after a computation");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE,
+                   lastStatus_ == ErrorCode::NO_ERROR ||
+                       lastStatus_ == ErrorCode::OUTPUT_INSUFFICIENT_SIZE,
+                   "the last computation failed with {}", errorCodeName(lastStatus_));
+  ANNRT_CHECK(index >= 0 && static_cast<size_t>(index) < outputShapes_.size(),
+              "output index {} out of range (the model has {})", index, outputShapes_.size());
+  return outputShapes_[index];
+}
+
+Result<uint64_t> Execution::duration(int32_t durationCode) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ == State::COMPLETED,
+                   "durations are only known after a computation");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, measureTiming_,
+                   "timing was not requested with setMeasureTiming");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, lastStatus_ == ErrorCode::NO_ERROR,
+                   "the last computation failed with {}", errorCodeName(lastStatus_));
+  ANNRT_CHECK(durationCode >= 0 && durationCode <= 3, "unknown duration code {}", durationCode);
+  // Without dependencies the fenced durations are the plain ones (NNAPI's
+  // DurationCode): the runtime measures a fenced computation once its
+  // dependencies are signalled, so both pairs are the same measurement.
+  const bool onHardware = durationCode == 0 || durationCode == 2;
+  return onHardware ? timing_.onDeviceNs : timing_.inDriverNs;
+}
+
+}  // namespace annrt::runtime

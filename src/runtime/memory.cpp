@@ -1,0 +1,97 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/memory.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace annrt::runtime {
+
+Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd, size_t offset) {
+  ANNRT_CHECK(size > 0, "memory size must be positive");
+  ANNRT_CHECK(fd >= 0, "invalid file descriptor {}", fd);
+  ANNRT_CHECK((protect & ~(PROT_READ | PROT_WRITE)) == 0 && protect != 0,
+              "protect {} must be PROT_READ and/or PROT_WRITE", protect);
+  struct stat file {};
+  ANNRT_CHECK(fstat(fd, &file) == 0, "cannot stat fd {}: {}", fd, std::strerror(errno));
+  // Pages of a file mapped past its end fault on access; other fds (dma-buf)
+  // have no meaningful st_size.
+  const auto fileSize = static_cast<size_t>(file.st_size);
+  ANNRT_CHECK(!S_ISREG(file.st_mode) || (offset <= fileSize && size <= fileSize - offset),
+              "{} bytes at offset {} exceed the {}-byte file of fd {}", size, offset, fileSize, fd);
+  const auto pageSize = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t alignedOffset = offset - offset % pageSize;
+  const size_t mappingSize = size + (offset - alignedOffset);
+  void* mapping = mmap(nullptr, mappingSize, protect, MAP_SHARED, fd,
+                       static_cast<off_t>(alignedOffset));
+  ANNRT_CHECK(mapping != MAP_FAILED, "cannot map {} bytes of fd {} at offset {}: {}", size, fd,
+              offset, std::strerror(errno));
+  std::shared_ptr<Memory> memory(new Memory());
+  memory->mapping_ = mapping;
+  memory->mappingSize_ = mappingSize;
+  memory->data_ = static_cast<uint8_t*>(mapping) + (offset - alignedOffset);
+  memory->size_ = size;
+  memory->initialized_ = true;
+  return memory;
+}
+
+Result<std::shared_ptr<Memory>> Memory::fromDescription(MemoryDescription description) {
+  std::shared_ptr<Memory> memory(new Memory());
+  memory->dims_ = description.shape.dims;
+  memory->description_ = std::move(description);
+  if (!hasUnknownDims(memory->description_->shape)) {
+    ANNRT_RETURN_IF_ERROR(memory->resize(memory->dims_));
+  }
+  return memory;
+}
+
+Memory::~Memory() {
+  if (mapping_ != nullptr) munmap(mapping_, mappingSize_);
+}
+
+bool Memory::hasRole(const Compilation* compilation, uint32_t index, bool isInput) const {
+  if (!description_) return false;
+  const MemoryRole role{compilation, index, isInput};
+  return std::find(description_->roles.begin(), description_->roles.end(), role) !=
+         description_->roles.end();
+}
+
+bool Memory::isInitialized() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return initialized_;
+}
+
+std::vector<uint32_t> Memory::dimensions() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return dims_;
+}
+
+Result<void> Memory::resize(const std::vector<uint32_t>& dims) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ANNRT_CHECK(description_.has_value(), "only device memories can be resized");
+  Shape shape = description_->shape;
+  shape.dims = dims;
+  const size_t bytes = byteSize(shape);
+  ANNRT_CHECK(elementCount(dims) == 0 || bytes != 0, "dims {} too large", toString(dims));
+  if (bytes > size_ || !owned_) {
+    owned_.reset(new (std::nothrow) uint8_t[std::max<size_t>(bytes, 1)]());
+    ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, owned_ != nullptr, "cannot allocate {} bytes",
+                     bytes);
+    data_ = owned_.get();
+  }
+  size_ = bytes;
+  dims_ = dims;
+  return {};
+}
+
+void Memory::setInitialized(bool initialized) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  initialized_ = initialized;
+}
+
+}  // namespace annrt::runtime

@@ -1,0 +1,71 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// ANeuralNetworksMemory: a block of memory shared between the application and
+// the runtime — an mmap'd file descriptor, or a runtime-allocated buffer
+// created from an ANeuralNetworksMemoryDesc.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "common/model.h"
+#include "common/result.h"
+
+namespace annrt::runtime {
+
+class Compilation;
+
+// An input or output of a compilation that a device memory may play.
+struct MemoryRole {
+  const Compilation* compilation = nullptr;
+  uint32_t index = 0;
+  bool isInput = true;
+  bool operator==(const MemoryRole&) const = default;
+};
+
+// What an ANeuralNetworksMemoryDesc fixed about a device memory.
+struct MemoryDescription {
+  Shape shape;  // type, quantization and (possibly partial) dims
+  std::vector<MemoryRole> roles;
+};
+
+class Memory : public MemoryPool {
+ public:
+  // Maps `size` bytes of `fd` at `offset` (protect is PROT_READ/PROT_WRITE).
+  static Result<std::shared_ptr<Memory>> fromFd(size_t size, int protect, int fd, size_t offset);
+  // A runtime-owned buffer for the given description.
+  static Result<std::shared_ptr<Memory>> fromDescription(MemoryDescription description);
+
+  ~Memory() override;
+  uint8_t* data() const override { return data_; }
+  size_t size() const override { return size_; }
+
+  // Non-null only for memories created from a MemoryDesc.
+  const MemoryDescription* description() const { return description_ ? &*description_ : nullptr; }
+  bool hasRole(const Compilation* compilation, uint32_t index, bool isInput) const;
+
+  // Device memories track whether they hold valid data and its dims.
+  bool isInitialized() const;
+  std::vector<uint32_t> dimensions() const;
+  // For a device memory with unspecified dims: makes room for `dims`.
+  Result<void> resize(const std::vector<uint32_t>& dims);
+  void setInitialized(bool initialized);
+
+ private:
+  Memory() = default;
+
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  void* mapping_ = nullptr;  // for fd memories: the mmap base
+  size_t mappingSize_ = 0;
+  std::unique_ptr<uint8_t[]> owned_;
+  std::optional<MemoryDescription> description_;
+  mutable std::mutex mutex_;
+  bool initialized_ = false;
+  std::vector<uint32_t> dims_;
+};
+
+}  // namespace annrt::runtime

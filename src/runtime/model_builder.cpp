@@ -1,0 +1,548 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/model_builder.h"
+
+#include <android/NeuralNetworks.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "common/log.h"
+#include "ops/operation.h"
+#include "runtime/memory.h"
+#include "runtime/operand_validation.h"
+#include "runtime/trace.h"
+
+namespace annrt::runtime {
+namespace {
+
+constexpr size_t kValueAlignment = 8;
+constexpr size_t kLargeValueAlignment = 64;
+constexpr int32_t kMaxOperationCode = static_cast<int32_t>(OperationType::REVERSE);
+
+size_t alignUp(size_t value, size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// Owns the bytes of large constants copied at finish.
+class HostPool final : public MemoryPool {
+ public:
+  explicit HostPool(size_t size) : bytes_(new uint8_t[std::max<size_t>(size, 1)]), size_(size) {}
+  uint8_t* data() const override { return bytes_.get(); }
+  size_t size() const override { return size_; }
+
+ private:
+  std::unique_ptr<uint8_t[]> bytes_;
+  size_t size_;
+};
+
+bool isKnownOperationCode(int32_t code) {
+  return (code >= 0 && code <= kMaxOperationCode) ||
+         code == static_cast<int32_t>(OperationType::DENSIFY) ||
+         code == static_cast<int32_t>(OperationType::OEM_OPERATION);
+}
+
+// Operation validation sees the model's operands as they are when the
+// operation is added.
+class BuilderValidationContext final : public ops::ValidationContext {
+ public:
+  BuilderValidationContext(const Subgraph& subgraph, const Operation& operation, bool relaxed,
+                           std::function<const void*(uint32_t)> constant)
+      : subgraph_(subgraph), operation_(operation), relaxed_(relaxed),
+        constant_(std::move(constant)) {}
+
+  uint32_t inputCount() const override { return operation_.inputs.size(); }
+  uint32_t outputCount() const override { return operation_.outputs.size(); }
+  const Shape& inputShape(uint32_t i) const override { return in(i).shape; }
+  const Shape& outputShape(uint32_t i) const override {
+    return subgraph_.operands[operation_.outputs[i]].shape;
+  }
+  bool isOmittedInput(uint32_t i) const override { return in(i).lifetime == Lifetime::NO_VALUE; }
+  const void* constantInput(uint32_t i) const override { return constant_(operation_.inputs[i]); }
+  bool isRelaxed() const override { return relaxed_; }
+
+ private:
+  const Operand& in(uint32_t i) const { return subgraph_.operands[operation_.inputs[i]]; }
+
+  const Subgraph& subgraph_;
+  const Operation& operation_;
+  bool relaxed_;
+  std::function<const void*(uint32_t)> constant_;
+};
+
+}  // namespace
+
+Result<void> ModelBuilder::checkModifiable() const {
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !finished_, "the model is already finished");
+  return {};
+}
+
+Result<Operand*> ModelBuilder::operandAt(int32_t index) {
+  ANNRT_CHECK(index >= 0 && static_cast<size_t>(index) < subgraph_.operands.size(),
+              "operand index {} out of range (model has {} operands)", index,
+              subgraph_.operands.size());
+  return &subgraph_.operands[index];
+}
+
+Result<void> ModelBuilder::addOperand(const ANeuralNetworksOperandType& type) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  const bool extensionKnown =
+      isExtensionCode(type.type) &&
+      std::any_of(extensions_.begin(), extensions_.end(), [&](const ExtensionPrefix& e) {
+        return e.prefix == static_cast<uint32_t>(type.type) >> kExtensionTypeBits;
+      });
+  ANNRT_ASSIGN_OR_RETURN(Shape shape, validateOperandType(type, extensionKnown));
+  ANNRT_CHECK(subgraph_.operands.size() < UINT32_MAX, "too many operands");
+  Operand operand;
+  operand.shape = std::move(shape);
+  subgraph_.operands.push_back(std::move(operand));
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, size_t length) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
+                  operand->lifetime == Lifetime::CONSTANT_COPY ||
+                  operand->lifetime == Lifetime::CONSTANT_REFERENCE ||
+                  operand->lifetime == Lifetime::NO_VALUE,
+              "operand {} is a model input or output and cannot have a value", index);
+  if (buffer == nullptr) {
+    ANNRT_CHECK(length == 0, "null buffer with length {} for operand {}", length, index);
+    operand->lifetime = Lifetime::NO_VALUE;
+    operand->location = {};
+    return {};
+  }
+  ANNRT_CHECK(operand->shape.type != OperandType::SUBGRAPH,
+              "operand {} is a model reference: use setOperandValueFromModel", index);
+  ANNRT_CHECK(!hasUnknownDims(operand->shape),
+              "operand {} has unspecified dimensions {} and cannot be a constant", index,
+              toString(operand->shape.dims));
+  const size_t expected = byteSize(operand->shape);
+  ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(operand->shape.type)) || length == expected,
+              "operand {} of {} needs {} bytes, given {}", index, toString(operand->shape),
+              expected, length);
+  std::erase_if(largeValues_, [&](const LargeValue& v) { return v.operand == uint32_t(index); });
+  if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    const size_t offset = alignUp(smallValues_.size(), kValueAlignment);
+    smallValues_.resize(offset + length);
+    std::memcpy(smallValues_.data() + offset, buffer, length);
+    operand->lifetime = Lifetime::CONSTANT_COPY;
+    operand->location = {0, offset, length};
+  } else {
+    largeValues_.push_back({static_cast<uint32_t>(index), buffer, length});
+    operand->lifetime = Lifetime::CONSTANT_REFERENCE;
+    operand->location = {UINT32_MAX, 0, length};  // pool assigned at finish
+  }
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index,
+                                                     std::shared_ptr<const Memory> memory,
+                                                     size_t offset, size_t length) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(memory->description() == nullptr,
+              "a memory created from a MemoryDesc cannot hold constant values");
+  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
+                  operand->lifetime == Lifetime::CONSTANT_COPY ||
+                  operand->lifetime == Lifetime::CONSTANT_REFERENCE ||
+                  operand->lifetime == Lifetime::NO_VALUE,
+              "operand {} is a model input or output and cannot have a value", index);
+  ANNRT_CHECK(!hasUnknownDims(operand->shape),
+              "operand {} has unspecified dimensions and cannot be a constant", index);
+  ANNRT_CHECK(length == byteSize(operand->shape), "operand {} needs {} bytes, given {}", index,
+              byteSize(operand->shape), length);
+  ANNRT_CHECK(offset <= memory->size() && length <= memory->size() - offset,
+              "range [{}, {}) exceeds the memory's {} bytes", offset, offset + length,
+              memory->size());
+  std::erase_if(largeValues_, [&](const LargeValue& v) { return v.operand == uint32_t(index); });
+  auto found = std::find(pools_.begin(), pools_.end(), memory);
+  const auto pool = static_cast<uint32_t>(found - pools_.begin());
+  if (found == pools_.end()) pools_.push_back(memory);
+  operand->lifetime = Lifetime::CONSTANT_REFERENCE;
+  operand->location = {pool, offset, length};
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandValueFromModel(int32_t index, const ModelBuilder& value) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(operand->shape.type == OperandType::SUBGRAPH,
+              "operand {} has type {}, not ANEURALNETWORKS_MODEL", index,
+              operandTypeName(operand->shape.type));
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, value.isFinished(),
+                   "the referenced model must be finished");
+  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
+                  operand->lifetime == Lifetime::SUBGRAPH,
+              "operand {} cannot hold a model", index);
+  std::erase_if(referencedModels_, [&](const auto& r) { return r.first == uint32_t(index); });
+  referencedModels_.emplace_back(index, value.model());
+  operand->lifetime = Lifetime::SUBGRAPH;
+  operand->location = {};
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(
+    int32_t index, const ANeuralNetworksSymmPerChannelQuantParams& params) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(params.scaleCount == 0 || params.scales != nullptr,
+              "scaleCount {} with null scales", params.scaleCount);
+  ChannelQuant quant{params.channelDim,
+                     std::vector<float>(params.scales, params.scales + params.scaleCount)};
+  ANNRT_RETURN_IF_ERROR(validateChannelQuant(operand->shape, quant));
+  operand->shape.channelQuant = std::move(quant);
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* data,
+                                                   size_t length) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(operand->shape.type)),
+              "operand {} is not of an extension type", index);
+  ANNRT_CHECK(data != nullptr || length == 0, "null data with length {}", length);
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  operand->extensionData.assign(bytes, bytes + length);
+  return {};
+}
+
+Result<void> ModelBuilder::validateOperation(OperationType type,
+                                             const Operation& operation) const {
+  if (type == OperationType::IF || type == OperationType::WHILE) {
+    return validateControlFlow(operation);
+  }
+  const ops::OperationRegistration* registration = ops::findModelOperation(extensions_, type);
+  if (registration == nullptr) {
+    // Known to NNAPI but not to annrt's operation library: accepted so that
+    // getSupportedOperationsForDevices can report it; no device will claim it.
+    ANNRT_VLOG(MODEL, "operation {} has no validator in annrt", operationTypeName(type));
+    return {};
+  }
+  BuilderValidationContext context(subgraph_, operation, relaxed_, [this](uint32_t index) {
+    const Operand& operand = subgraph_.operands[index];
+    if (operand.lifetime == Lifetime::CONSTANT_COPY) {
+      return static_cast<const void*>(smallValues_.data() + operand.location.offset);
+    }
+    for (const LargeValue& value : largeValues_) {
+      if (value.operand == index) return value.buffer;
+    }
+    if (operand.lifetime == Lifetime::CONSTANT_REFERENCE && operand.location.pool < pools_.size()) {
+      return static_cast<const void*>(pools_[operand.location.pool]->data() +
+                                      operand.location.offset);
+    }
+    return static_cast<const void*>(nullptr);
+  });
+  return registration->validate(context);
+}
+
+Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const {
+  const bool isIf = operation.type == OperationType::IF;
+  const size_t modelInputs = isIf ? 3 : 2;
+  ANNRT_CHECK(operation.inputs.size() >= modelInputs && !operation.outputs.empty(),
+              "{} has {} inputs and {} outputs", operationTypeName(operation.type),
+              operation.inputs.size(), operation.outputs.size());
+  if (isIf) {
+    const Shape& condition = subgraph_.operands[operation.inputs[0]].shape;
+    ANNRT_CHECK(condition.type == OperandType::TENSOR_BOOL8 && elementCount(condition) <= 1,
+                "IF condition must be a TENSOR_BOOL8 of one element, got {}",
+                toString(condition));
+  }
+  for (size_t i = isIf ? 1 : 0; i < modelInputs; ++i) {
+    const Operand& model = subgraph_.operands[operation.inputs[i]];
+    ANNRT_CHECK(model.shape.type == OperandType::SUBGRAPH && model.lifetime == Lifetime::SUBGRAPH,
+                "{} input {} must be a model set with setOperandValueFromModel",
+                operationTypeName(operation.type), i);
+    auto found = std::find_if(referencedModels_.begin(), referencedModels_.end(),
+                              [&](const auto& r) { return r.first == operation.inputs[i]; });
+    const Subgraph& body = found->second->main;
+    const size_t dataInputs = operation.inputs.size() - modelInputs;
+    ANNRT_CHECK(body.inputIndexes.size() == dataInputs,
+                "{} passes {} inputs to a model taking {}", operationTypeName(operation.type),
+                dataInputs, body.inputIndexes.size());
+    for (size_t j = 0; j < dataInputs; ++j) {
+      const Shape& outer = subgraph_.operands[operation.inputs[modelInputs + j]].shape;
+      const Shape& inner = body.operands[body.inputIndexes[j]].shape;
+      ANNRT_CHECK(outer.type == inner.type, "{} input {} has type {}, the model expects {}",
+                  operationTypeName(operation.type), modelInputs + j,
+                  operandTypeName(outer.type), operandTypeName(inner.type));
+    }
+    const bool isCondition = !isIf && i == 0;
+    if (isCondition) {
+      ANNRT_CHECK(body.outputIndexes.size() == 1 &&
+                      body.operands[body.outputIndexes[0]].shape.type ==
+                          OperandType::TENSOR_BOOL8,
+                  "WHILE condition model must output one TENSOR_BOOL8");
+    } else {
+      const size_t minimum = operation.outputs.size();
+      ANNRT_CHECK(isIf ? body.outputIndexes.size() == minimum
+                       : body.outputIndexes.size() >= minimum,
+                  "{} model has {} outputs for {} operation outputs",
+                  operationTypeName(operation.type), body.outputIndexes.size(), minimum);
+      for (size_t j = 0; j < minimum; ++j) {
+        const Shape& outer = subgraph_.operands[operation.outputs[j]].shape;
+        const Shape& inner = body.operands[body.outputIndexes[j]].shape;
+        ANNRT_CHECK(outer.type == inner.type, "{} output {} has type {}, the model gives {}",
+                    operationTypeName(operation.type), j, operandTypeName(outer.type),
+                    operandTypeName(inner.type));
+      }
+    }
+  }
+  return {};
+}
+
+Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
+                                        uint32_t outputCount, const uint32_t* outputs) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  const bool extension =
+      isExtensionCode(type) &&
+      std::any_of(extensions_.begin(), extensions_.end(), [&](const ExtensionPrefix& e) {
+        return e.prefix == static_cast<uint32_t>(type) >> kExtensionTypeBits;
+      });
+  ANNRT_CHECK(isKnownOperationCode(type) || extension, "unknown operation type {}", type);
+  ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
+              "null operand index list");
+  Operation operation;
+  operation.type = static_cast<OperationType>(type);
+  operation.inputs.assign(inputs, inputs + inputCount);
+  operation.outputs.assign(outputs, outputs + outputCount);
+  for (uint32_t index : operation.inputs) {
+    ANNRT_CHECK(index < subgraph_.operands.size(), "input operand index {} out of range", index);
+  }
+  for (uint32_t index : operation.outputs) {
+    ANNRT_CHECK(index < subgraph_.operands.size(), "output operand index {} out of range", index);
+  }
+  // Extension operations annrt implements are validated like standard ones;
+  // others are accepted for the devices of their vendor.
+  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
+    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
+    Error error = valid.takeError();
+    error.message = fmt::format("invalid {} operation: {}",
+                                known ? known->name : operationTypeName(operation.type),
+                                error.message);
+    return error;
+  }
+  subgraph_.operations.push_back(std::move(operation));
+  return {};
+}
+
+Result<void> ModelBuilder::identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
+                                                    uint32_t outputCount,
+                                                    const uint32_t* outputs) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
+              "null operand index list");
+  std::vector<uint32_t> in(inputs, inputs + inputCount);
+  std::vector<uint32_t> out(outputs, outputs + outputCount);
+  std::vector<Lifetime> lifetimes;
+  for (const Operand& operand : subgraph_.operands) {
+    const bool wasIo = operand.lifetime == Lifetime::SUBGRAPH_INPUT ||
+                       operand.lifetime == Lifetime::SUBGRAPH_OUTPUT;
+    lifetimes.push_back(wasIo ? Lifetime::TEMPORARY_VARIABLE : operand.lifetime);
+  }
+  auto assign = [&](const std::vector<uint32_t>& indexes, Lifetime lifetime) -> Result<void> {
+    for (uint32_t index : indexes) {
+      ANNRT_CHECK(index < lifetimes.size(), "operand index {} out of range", index);
+      ANNRT_CHECK(lifetimes[index] == Lifetime::TEMPORARY_VARIABLE,
+                  "operand {} cannot be a model input or output: it is a constant, an omitted "
+                  "value or listed twice",
+                  index);
+      lifetimes[index] = lifetime;
+    }
+    return {};
+  };
+  ANNRT_RETURN_IF_ERROR(assign(in, Lifetime::SUBGRAPH_INPUT));
+  ANNRT_RETURN_IF_ERROR(assign(out, Lifetime::SUBGRAPH_OUTPUT));
+  for (size_t i = 0; i < lifetimes.size(); ++i) subgraph_.operands[i].lifetime = lifetimes[i];
+  subgraph_.inputIndexes = std::move(in);
+  subgraph_.outputIndexes = std::move(out);
+  return {};
+}
+
+Result<void> ModelBuilder::relaxComputationFloat32toFloat16(bool allow) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  relaxed_ = allow;
+  return {};
+}
+
+Result<int32_t> ModelBuilder::getExtensionType(const char* extensionName,
+                                               uint16_t typeWithinExtension) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  std::string name(extensionName);
+  ANNRT_CHECK(!name.empty(), "empty extension name");
+  auto found = std::find_if(extensions_.begin(), extensions_.end(),
+                            [&](const ExtensionPrefix& e) { return e.name == name; });
+  uint16_t prefix = 0;
+  if (found != extensions_.end()) {
+    prefix = found->prefix;
+  } else {
+    ANNRT_CHECK(extensions_.size() < 0x7fff, "too many extensions");
+    prefix = static_cast<uint16_t>(extensions_.size() + 1);
+    extensions_.push_back({name, prefix});
+  }
+  return static_cast<int32_t>((static_cast<uint32_t>(prefix) << kExtensionTypeBits) |
+                              typeWithinExtension);
+}
+
+Result<void> ModelBuilder::validateGraph() const {
+  ANNRT_CHECK(!subgraph_.operations.empty(), "the model has no operations");
+  ANNRT_CHECK(!subgraph_.outputIndexes.empty(),
+              "the model has no outputs (call identifyInputsAndOutputs)");
+  std::vector<uint32_t> writers(subgraph_.operands.size(), 0);
+  for (const Operation& operation : subgraph_.operations) {
+    for (uint32_t index : operation.outputs) {
+      const Lifetime lifetime = subgraph_.operands[index].lifetime;
+      ANNRT_CHECK(lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT,
+                  "operation {} writes operand {}, which is a constant or a model input",
+                  operationTypeName(operation.type), index);
+      ANNRT_CHECK(++writers[index] == 1, "operand {} is written by more than one operation",
+                  index);
+    }
+  }
+  for (size_t i = 0; i < subgraph_.operands.size(); ++i) {
+    const Operand& operand = subgraph_.operands[i];
+    if (operand.shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      ANNRT_CHECK(operand.shape.channelQuant.has_value(),
+                  "operand {} needs setOperandSymmPerChannelQuantParams", i);
+    }
+    if (operand.lifetime == Lifetime::SUBGRAPH_OUTPUT) {
+      ANNRT_CHECK(writers[i] == 1, "model output operand {} is not written by any operation", i);
+    }
+  }
+  for (const Operation& operation : subgraph_.operations) {
+    for (uint32_t index : operation.inputs) {
+      const Operand& operand = subgraph_.operands[index];
+      ANNRT_CHECK(operand.lifetime != Lifetime::TEMPORARY_VARIABLE || writers[index] == 1,
+                  "operation {} reads operand {}, which has no value and no writer",
+                  operationTypeName(operation.type), index);
+      ANNRT_CHECK(operand.shape.type != OperandType::SUBGRAPH ||
+                      operand.lifetime == Lifetime::SUBGRAPH,
+                  "operand {} of type MODEL has no model set", index);
+    }
+  }
+  return {};
+}
+
+Result<void> ModelBuilder::sortOperations() {
+  // Kahn's algorithm, keeping the given order among ready operations.
+  const size_t count = subgraph_.operations.size();
+  std::vector<bool> ready(subgraph_.operands.size(), true);
+  for (const Operation& operation : subgraph_.operations) {
+    for (uint32_t index : operation.outputs) ready[index] = false;
+  }
+  std::vector<Operation> sorted;
+  std::vector<bool> done(count, false);
+  while (sorted.size() < count) {
+    bool progressed = false;
+    for (size_t i = 0; i < count; ++i) {
+      if (done[i]) continue;
+      const Operation& operation = subgraph_.operations[i];
+      if (!std::all_of(operation.inputs.begin(), operation.inputs.end(),
+                       [&](uint32_t index) { return bool(ready[index]); })) {
+        continue;
+      }
+      for (uint32_t index : operation.outputs) ready[index] = true;
+      sorted.push_back(operation);
+      done[i] = true;
+      progressed = true;
+    }
+    ANNRT_CHECK(progressed, "the operations form a cycle");
+  }
+  subgraph_.operations = std::move(sorted);
+  return {};
+}
+
+uint32_t ModelBuilder::addReferencedModel(const Model& value, Model& into) const {
+  const auto base = static_cast<uint32_t>(into.referenced.size());
+  const size_t valueOffset = alignUp(into.operandValues.size(), kValueAlignment);
+  into.operandValues.resize(valueOffset);
+  into.operandValues.insert(into.operandValues.end(), value.operandValues.begin(),
+                            value.operandValues.end());
+  const auto poolOffset = static_cast<uint32_t>(into.pools.size());
+  into.pools.insert(into.pools.end(), value.pools.begin(), value.pools.end());
+  // Extension codes of the referenced model use its own prefixes.
+  auto remap = [&](int32_t code) {
+    if (!isExtensionCode(code)) return code;
+    const auto prefix = static_cast<uint32_t>(code) >> kExtensionTypeBits;
+    std::string name;
+    for (const ExtensionPrefix& e : value.extensions) {
+      if (e.prefix == prefix) name = e.name;
+    }
+    auto found = std::find_if(into.extensions.begin(), into.extensions.end(),
+                              [&](const ExtensionPrefix& e) { return e.name == name; });
+    if (found == into.extensions.end()) {
+      into.extensions.push_back({name, static_cast<uint16_t>(into.extensions.size() + 1)});
+      found = into.extensions.end() - 1;
+    }
+    return static_cast<int32_t>((static_cast<uint32_t>(found->prefix) << kExtensionTypeBits) |
+                                (static_cast<uint32_t>(code) & 0xffff));
+  };
+  auto rebase = [&](Subgraph subgraph) {
+    for (Operation& operation : subgraph.operations) {
+      operation.type = static_cast<OperationType>(remap(static_cast<int32_t>(operation.type)));
+    }
+    for (Operand& operand : subgraph.operands) {
+      const auto type = static_cast<int32_t>(operand.shape.type);
+      operand.shape.type = static_cast<OperandType>(remap(type));
+      if (operand.lifetime == Lifetime::CONSTANT_COPY) operand.location.offset += valueOffset;
+      if (operand.lifetime == Lifetime::CONSTANT_REFERENCE) operand.location.pool += poolOffset;
+      if (operand.lifetime == Lifetime::SUBGRAPH) operand.location.offset += base + 1;
+    }
+    return subgraph;
+  };
+  into.referenced.push_back(rebase(value.main));
+  for (const Subgraph& subgraph : value.referenced) into.referenced.push_back(rebase(subgraph));
+  return base;
+}
+
+void ModelBuilder::copyLargeValues(Model& model) {
+  if (largeValues_.empty()) return;
+  size_t total = 0;
+  for (const LargeValue& value : largeValues_) {
+    total = alignUp(total, kLargeValueAlignment) + value.length;
+  }
+  auto pool = std::make_shared<HostPool>(total);
+  const auto poolIndex = static_cast<uint32_t>(model.pools.size());
+  size_t offset = 0;
+  for (const LargeValue& value : largeValues_) {
+    offset = alignUp(offset, kLargeValueAlignment);
+    std::memcpy(pool->data() + offset, value.buffer, value.length);
+    model.main.operands[value.operand].location = {poolIndex, offset, value.length};
+    offset += value.length;
+  }
+  model.pools.push_back(std::move(pool));
+}
+
+Result<void> ModelBuilder::finish() {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  TraceSpan span(TraceLayer::RUNTIME, TracePhase::PREPARATION, "finish model");
+  ANNRT_RETURN_IF_ERROR(validateGraph());
+  ANNRT_RETURN_IF_ERROR(sortOperations());
+  auto model = std::make_shared<Model>();
+  model->main = subgraph_;
+  model->operandValues = smallValues_;
+  model->pools = pools_;
+  model->relaxComputationFloat32toFloat16 = relaxed_;
+  model->extensions = extensions_;
+  copyLargeValues(*model);
+  std::map<const Model*, uint32_t> added;
+  for (const auto& [operandIndex, value] : referencedModels_) {
+    auto [it, inserted] = added.emplace(value.get(), 0);
+    if (inserted) it->second = addReferencedModel(*value, *model);
+    model->main.operands[operandIndex].location = {0, it->second, 0};
+  }
+  for (const Operation& operation : model->main.operations) {
+    for (uint32_t index : operation.inputs) ++model->main.operands[index].consumers;
+  }
+  model_ = std::move(model);
+  finished_ = true;
+  largeValues_.clear();
+  ANNRT_VLOG(MODEL, "finished model: {} operands, {} operations, {} referenced subgraphs",
+             subgraph_.operands.size(), subgraph_.operations.size(), model_->referenced.size());
+  return {};
+}
+
+}  // namespace annrt::runtime

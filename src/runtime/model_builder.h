@@ -1,0 +1,74 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// ANeuralNetworksModel: accumulates operands, values and operations, validates
+// each as it is added (as the NNAPI spec and AOSP do), and on finish checks the
+// graph and freezes it into an immutable annrt::Model shared by compilations.
+#pragma once
+
+#include <android/NeuralNetworksTypes.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/model.h"
+#include "common/result.h"
+
+namespace annrt::runtime {
+
+class Memory;
+
+class ModelBuilder {
+ public:
+  Result<void> addOperand(const ANeuralNetworksOperandType& type);
+  Result<void> setOperandValue(int32_t index, const void* buffer, size_t length);
+  Result<void> setOperandValueFromMemory(int32_t index, std::shared_ptr<const Memory> memory,
+                                         size_t offset, size_t length);
+  Result<void> setOperandValueFromModel(int32_t index, const ModelBuilder& value);
+  Result<void> setOperandSymmPerChannelQuantParams(
+      int32_t index, const ANeuralNetworksSymmPerChannelQuantParams& params);
+  Result<void> setOperandExtensionData(int32_t index, const void* data, size_t length);
+  Result<void> addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
+                            uint32_t outputCount, const uint32_t* outputs);
+  Result<void> identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
+                                        uint32_t outputCount, const uint32_t* outputs);
+  Result<void> relaxComputationFloat32toFloat16(bool allow);
+  Result<int32_t> getExtensionType(const char* extensionName, uint16_t typeWithinExtension);
+  Result<void> finish();
+
+  bool isFinished() const { return finished_; }
+  // The frozen model; only valid after finish().
+  std::shared_ptr<const Model> model() const { return model_; }
+  uint32_t operationCount() const { return static_cast<uint32_t>(subgraph_.operations.size()); }
+
+ private:
+  Result<void> checkModifiable() const;
+  Result<Operand*> operandAt(int32_t index);
+  Result<void> validateOperation(OperationType type, const Operation& operation) const;
+  Result<void> validateControlFlow(const Operation& operation) const;
+  Result<void> validateGraph() const;
+  Result<void> sortOperations();
+  void copyLargeValues(Model& model);
+  uint32_t addReferencedModel(const Model& value, Model& into) const;
+
+  Subgraph subgraph_;
+  std::vector<uint8_t> smallValues_;
+  // Values above 128 bytes set by pointer: the caller keeps them alive until
+  // finish, which copies them (as NNAPI specifies).
+  struct LargeValue {
+    uint32_t operand;
+    const void* buffer;
+    size_t length;
+  };
+  std::vector<LargeValue> largeValues_;
+  std::vector<std::shared_ptr<const MemoryPool>> pools_;
+  // Finished models referenced by SUBGRAPH operands, by operand index.
+  std::vector<std::pair<uint32_t, std::shared_ptr<const Model>>> referencedModels_;
+  std::vector<ExtensionPrefix> extensions_;
+  bool relaxed_ = false;
+  bool finished_ = false;
+  std::shared_ptr<const Model> model_;
+};
+
+}  // namespace annrt::runtime

@@ -1,0 +1,115 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/operand_validation.h"
+
+#include <cmath>
+
+namespace annrt::runtime {
+namespace {
+
+Result<void> checkNoQuantParams(const ANeuralNetworksOperandType& t, const char* name) {
+  ANNRT_CHECK(t.scale == 0.0f && t.zeroPoint == 0,
+              "{} operand must have scale 0 and zeroPoint 0, got {} and {}", name, t.scale,
+              t.zeroPoint);
+  return {};
+}
+
+Result<void> checkQuantParams(const ANeuralNetworksOperandType& t, const char* name,
+                              int32_t minZeroPoint, int32_t maxZeroPoint) {
+  ANNRT_CHECK(t.scale > 0.0f && std::isfinite(t.scale), "{} operand needs a positive scale, got {}",
+              name, t.scale);
+  ANNRT_CHECK(t.zeroPoint >= minZeroPoint && t.zeroPoint <= maxZeroPoint,
+              "{} operand zeroPoint {} outside [{}, {}]", name, t.zeroPoint, minZeroPoint,
+              maxZeroPoint);
+  return {};
+}
+
+Result<void> checkParams(OperandType type, const ANeuralNetworksOperandType& t) {
+  const char* name = operandTypeName(type);
+  switch (type) {
+    case OperandType::TENSOR_QUANT8_ASYMM: return checkQuantParams(t, name, 0, 255);
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return checkQuantParams(t, name, -128, 127);
+    case OperandType::TENSOR_QUANT8_SYMM: return checkQuantParams(t, name, 0, 0);
+    case OperandType::TENSOR_QUANT16_ASYMM: return checkQuantParams(t, name, 0, 65535);
+    case OperandType::TENSOR_QUANT16_SYMM: return checkQuantParams(t, name, 0, 0);
+    case OperandType::TENSOR_INT32:
+      // Bias tensors carry input*filter scale; other int32 tensors have none.
+      ANNRT_CHECK(t.scale >= 0.0f && std::isfinite(t.scale), "TENSOR_INT32 scale {} is invalid",
+                  t.scale);
+      return {};
+    case OperandType::OEM_SCALAR:
+    case OperandType::TENSOR_OEM_BYTE:
+      return {};
+    default:
+      return checkNoQuantParams(t, name);
+  }
+}
+
+}  // namespace
+
+Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allowExtension) {
+  const bool extension = isExtensionCode(t.type);
+  ANNRT_CHECK(isKnownOperandType(t.type) || t.type == 10000 || t.type == 10001 ||
+                  (extension && allowExtension),
+              "unknown operand type {}", t.type);
+  ANNRT_CHECK((t.dimensionCount == 0) == (t.dimensions == nullptr),
+              "dimensionCount {} is inconsistent with dimensions {}", t.dimensionCount,
+              static_cast<const void*>(t.dimensions));
+  Shape shape;
+  shape.type = static_cast<OperandType>(t.type);
+  shape.scale = t.scale;
+  shape.zeroPoint = t.zeroPoint;
+  shape.dims.assign(t.dimensions, t.dimensions + t.dimensionCount);
+  if (extension) return shape;
+  if (!isTensorType(shape.type)) {
+    ANNRT_CHECK(t.dimensionCount == 0, "scalar {} operand must have no dimensions, got {}",
+                operandTypeName(shape.type), t.dimensionCount);
+  }
+  ANNRT_RETURN_IF_ERROR(checkParams(shape.type, t));
+  return shape;
+}
+
+Result<void> validateTypeRefinement(const Shape& model, const ANeuralNetworksOperandType& given) {
+  ANNRT_CHECK(given.type == static_cast<int32_t>(model.type),
+              "type {} differs from the model's {}", given.type, operandTypeName(model.type));
+  ANNRT_CHECK((given.dimensionCount == 0) == (given.dimensions == nullptr),
+              "dimensionCount {} is inconsistent with dimensions {}", given.dimensionCount,
+              static_cast<const void*>(given.dimensions));
+  if (isQuantizedType(model.type) && model.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    ANNRT_CHECK(given.scale == model.scale && given.zeroPoint == model.zeroPoint,
+                "quantization ({}, {}) differs from the model's ({}, {})", given.scale,
+                given.zeroPoint, model.scale, model.zeroPoint);
+  }
+  if (!isTensorType(model.type)) {
+    ANNRT_CHECK(given.dimensionCount == 0, "a scalar takes no dimensions");
+    return {};
+  }
+  if (given.dimensionCount == 0) return {};
+  if (!model.dims.empty()) {
+    ANNRT_CHECK(given.dimensionCount == model.dims.size(), "rank {} differs from the model's {}",
+                given.dimensionCount, model.dims.size());
+    for (uint32_t i = 0; i < given.dimensionCount; ++i) {
+      ANNRT_CHECK(model.dims[i] == 0 || model.dims[i] == given.dimensions[i],
+                  "dimension {} is {}, the model fixes it to {}", i, given.dimensions[i],
+                  model.dims[i]);
+    }
+  }
+  return {};
+}
+
+Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant) {
+  ANNRT_CHECK(shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+              "per-channel parameters on a {} operand", operandTypeName(shape.type));
+  ANNRT_CHECK(quant.channelDim < shape.dims.size(), "channelDim {} is not below rank {}",
+              quant.channelDim, shape.dims.size());
+  const uint32_t channels = shape.dims[quant.channelDim];
+  ANNRT_CHECK(channels == 0 || quant.scales.size() == channels,
+              "{} scales given for {} channels", quant.scales.size(), channels);
+  for (float scale : quant.scales) {
+    ANNRT_CHECK(scale > 0.0f && std::isfinite(scale), "per-channel scale {} must be positive",
+                scale);
+  }
+  return {};
+}
+
+}  // namespace annrt::runtime

@@ -1,0 +1,30 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Cuts a set of operations of a model's main subgraph out as a model of its
+// own, so a device can prepare one partition exactly as it prepares a whole
+// model. Referenced subgraphs, constants and pools are shared, not copied.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/model.h"
+
+namespace annrt::runtime {
+
+struct Submodel {
+  std::shared_ptr<const Model> model;
+  // Main-model operand index of each submodel input / output, in order.
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+
+// `operations` are indexes into model.main.operations, in execution order.
+// An operand becomes a submodel input if an operation reads it and it is a
+// model input or produced outside the set; an output if the set produces it
+// and it is a model output or `isReadOutside(operand)` says later steps need it.
+Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
+                         const std::vector<bool>& readOutside);
+
+}  // namespace annrt::runtime

@@ -1,0 +1,321 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "tflite/converter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "tflite/builtin_names.h"
+#include "tflite/op_table.h"
+#include "tflite/sparsity.h"
+
+namespace annrt::tflite {
+namespace {
+
+// NNAPI dims of a tensor: unknown (-1) signature entries become 0.
+std::vector<uint32_t> nnapiDims(const std::vector<int32_t>& dims) {
+  std::vector<uint32_t> result;
+  for (int32_t extent : dims) result.push_back(extent < 0 ? 0 : static_cast<uint32_t>(extent));
+  return result;
+}
+
+Result<Shape> quantizedShape(const TensorView& tensor, OperandType type) {
+  const Quantization& q = tensor.quantization;
+  ANNRT_CHECK(!q.empty() && q.scales[0] > 0, "tensor {} '{}' of type {} has no quantization",
+              tensor.index, tensor.name, tensorTypeName(tensor.type));
+  Shape shape = makeShape(type);
+  if (!q.perChannel()) {
+    shape.scale = q.scales[0];
+    shape.zeroPoint = q.zeroPoints.empty() ? 0 : static_cast<int32_t>(q.zeroPoints[0]);
+    return shape;
+  }
+  ANNRT_CHECK(type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+              "tensor {} '{}': per-channel quantization of {} is not supported", tensor.index,
+              tensor.name, tensorTypeName(tensor.type));
+  for (int64_t zeroPoint : q.zeroPoints) {
+    ANNRT_CHECK(zeroPoint == 0, "tensor {} '{}': per-channel zero points must be 0", tensor.index,
+                tensor.name);
+  }
+  shape.type = OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  shape.channelQuant = ChannelQuant{static_cast<uint32_t>(q.dimension), q.scales};
+  return shape;
+}
+
+// The NNAPI operand type (without dims) of a TFLite tensor.
+Result<Shape> operandTypeOf(const TensorView& tensor) {
+  switch (tensor.type) {
+    case TensorType::FLOAT32: return makeShape(OperandType::TENSOR_FLOAT32);
+    case TensorType::FLOAT16: return makeShape(OperandType::TENSOR_FLOAT16);
+    case TensorType::BOOL: return makeShape(OperandType::TENSOR_BOOL8);
+    case TensorType::INT64:  // constants are narrowed to int32
+    case TensorType::INT32: {
+      Shape shape = makeShape(OperandType::TENSOR_INT32);
+      // Biases of quantized operations carry a scale (0 when per-channel).
+      const Quantization& q = tensor.quantization;
+      if (!q.empty() && !q.perChannel()) shape.scale = q.scales[0];
+      return shape;
+    }
+    case TensorType::UINT8: return quantizedShape(tensor, OperandType::TENSOR_QUANT8_ASYMM);
+    case TensorType::INT8: return quantizedShape(tensor, OperandType::TENSOR_QUANT8_ASYMM_SIGNED);
+    case TensorType::INT16: return quantizedShape(tensor, OperandType::TENSOR_QUANT16_SYMM);
+    default: break;
+  }
+  return makeError(ErrorCode::BAD_DATA, "tensor {} '{}' has type {}, which NNAPI cannot represent",
+                   tensor.index, tensor.name, tensorTypeName(tensor.type));
+}
+
+// INT64 constants (shapes, axes, paddings) become INT32 when every value fits.
+Result<std::vector<uint8_t>> narrowInt64(const TensorView& tensor, std::span<const uint8_t> data) {
+  std::vector<uint8_t> result(data.size() / 2);
+  for (size_t i = 0; i < data.size() / 8; ++i) {
+    int64_t value;
+    std::memcpy(&value, data.data() + i * 8, 8);
+    ANNRT_CHECK(value >= std::numeric_limits<int32_t>::min() &&
+                    value <= std::numeric_limits<int32_t>::max(),
+                "INT64 constant tensor {} '{}' has value {} beyond the int32 range", tensor.index,
+                tensor.name, value);
+    const auto narrow = static_cast<int32_t>(value);
+    std::memcpy(result.data() + i * 4, &narrow, 4);
+  }
+  return result;
+}
+
+std::string customOrBuiltinName(const OperatorView& op) {
+  return op.builtinCode == kBuiltinCustom ? op.customCode : builtinName(op.builtinCode);
+}
+
+}  // namespace
+
+Converter::Converter(ImportState& state, int subgraphIndex)
+    : state_(state),
+      subgraphIndex_(subgraphIndex),
+      subgraph_(state.reader->subgraphs()[subgraphIndex]),
+      operands_(subgraph_.tensors.size()),
+      dynamicShapes_(!state.options->inputShapes.empty()) {}
+
+std::string Converter::opName() const {
+  return op_ ? customOrBuiltinName(*op_) : "?";
+}
+
+const TensorView& Converter::inputTensor(size_t i) const {
+  return subgraph_.tensors[op_->inputs[i]];
+}
+
+const TensorView& Converter::outputTensor(size_t i) const {
+  return subgraph_.tensors[op_->outputs[i]];
+}
+
+Result<Shape> Converter::operandShape(const TensorView& tensor) const {
+  ANNRT_ASSIGN_OR_RETURN(Shape shape, operandTypeOf(tensor));
+  if (tensor.isConstant() || folded_.count(tensor.index)) {
+    shape.dims = nnapiDims(tensor.shape);
+    if (shape.dims.empty()) shape.dims = {1};  // NNAPI constants need a known rank
+    return shape;
+  }
+  shape.dims = nnapiDims(tensor.signature);
+  if (dynamicShapes_) std::fill(shape.dims.begin(), shape.dims.end(), 0);
+  return shape;
+}
+
+Result<void> Converter::run() {
+  ANNRT_RETURN_IF_ERROR(writer_.create());
+  state_.inProgress.push_back(subgraphIndex_);
+  ANNRT_RETURN_IF_ERROR(createOverriddenInputs());
+  for (const OperatorView& op : subgraph_.operators) {
+    op_ = &op;
+    ANNRT_RETURN_IF_ERROR(convertOperator(op));
+  }
+  op_ = nullptr;
+  ANNRT_RETURN_IF_ERROR(addInputsAndOutputs());
+  state_.inProgress.pop_back();
+  return writer_.finish(state_.options->relaxFloat32toFloat16);
+}
+
+Result<void> Converter::convertOperator(const OperatorView& op) {
+  const OpMapping* mapping = findMapping(op.builtinCode, op.customCode);
+  if (mapping == nullptr) {
+    return opError("operator not supported by the annrt TFLite importer");
+  }
+  ANNRT_CHECK(op.version >= 1 && op.version <= mapping->maxVersion,
+              "{} (tflite op #{}): unknown operator version {} (annrt knows versions 1..{})",
+              opName(), op.index, op.version, mapping->maxVersion);
+  for (int32_t tensor : op.outputs) {
+    const TensorView& view = subgraph_.tensors[tensor];
+    ANNRT_CHECK(!view.isConstant() && !operands_[tensor] && !folded_.count(tensor),
+                "{} (tflite op #{}): output tensor {} '{}' is a constant or written twice",
+                opName(), op.index, tensor, view.name);
+  }
+  return mapping->map(*this, *mapping);
+}
+
+// Model inputs of subgraph 0 get the shapes of ImportOptions::inputShapes.
+Result<void> Converter::createOverriddenInputs() {
+  const auto& overrides = state_.options->inputShapes;
+  if (subgraphIndex_ != 0 || overrides.empty()) return {};
+  ANNRT_CHECK(overrides.size() == subgraph_.inputs.size(),
+              "{} input shapes given for a model with {} inputs", overrides.size(),
+              subgraph_.inputs.size());
+  for (size_t i = 0; i < overrides.size(); ++i) {
+    const TensorView& tensor = subgraph_.tensors[subgraph_.inputs[i]];
+    ANNRT_CHECK(!tensor.isConstant(), "subgraph 0 input tensor {} is a constant", tensor.index);
+    ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
+    ANNRT_CHECK(overrides[i].size() == shape.dims.size(),
+                "input {} shape override has rank {}, the model input has rank {}", i,
+                overrides[i].size(), shape.dims.size());
+    shape.dims = overrides[i];
+    if (operands_[tensor.index]) continue;  // listed twice
+    ANNRT_ASSIGN_OR_RETURN(operands_[tensor.index], writer_.addOperand(shape));
+  }
+  return {};
+}
+
+Result<void> Converter::addInputsAndOutputs() {
+  for (int32_t tensor : subgraph_.inputs) {
+    ANNRT_CHECK(!subgraph_.tensors[tensor].isConstant() && !folded_.count(tensor),
+                "subgraph {} input tensor {} is a constant", subgraphIndex_, tensor);
+    ANNRT_ASSIGN_OR_RETURN(uint32_t operand, operandFor(tensor));
+    inputOperands_.push_back(operand);
+  }
+  for (int32_t tensor : subgraph_.outputs) {
+    ANNRT_CHECK(!subgraph_.tensors[tensor].isConstant() && !folded_.count(tensor),
+                "subgraph {} output tensor {} is a constant", subgraphIndex_, tensor);
+    ANNRT_CHECK(operands_[tensor].has_value(),
+                "subgraph {} output tensor {} '{}' is never computed", subgraphIndex_, tensor,
+                subgraph_.tensors[tensor].name);
+    outputOperands_.push_back(*operands_[tensor]);
+  }
+  return writer_.identifyInputsAndOutputs(inputOperands_, outputOperands_);
+}
+
+Result<uint32_t> Converter::operandFor(int32_t tensorIndex) {
+  if (operands_[tensorIndex]) return *operands_[tensorIndex];
+  const TensorView& tensor = subgraph_.tensors[tensorIndex];
+  ANNRT_CHECK(!tensor.isVariable, "variable tensor {} '{}' is not supported", tensorIndex,
+              tensor.name);
+  uint32_t operand;
+  if (tensor.isConstant() || folded_.count(tensorIndex)) {
+    ANNRT_ASSIGN_OR_RETURN(operand, constantOperand(tensor));
+  } else {
+    ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
+    ANNRT_ASSIGN_OR_RETURN(operand, writer_.addOperand(shape));
+  }
+  operands_[tensorIndex] = operand;
+  return operand;
+}
+
+Result<uint32_t> Converter::constantOperand(const TensorView& tensor) {
+  ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
+  auto found = folded_.find(tensor.index);
+  if (found == folded_.end() && tensor.sparsity == nullptr && tensor.type != TensorType::INT64) {
+    return writer_.addConstant(shape, tensor.data);
+  }
+  ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(tensor.index));
+  if (found == folded_.end()) found = folded_.emplace(tensor.index, std::move(value)).first;
+  return writer_.addConstant(shape, found->second.data);
+}
+
+Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
+  if (auto found = folded_.find(tensorIndex); found != folded_.end()) return found->second;
+  const TensorView& tensor = subgraph_.tensors[tensorIndex];
+  ANNRT_CHECK(tensor.isConstant(), "tensor {} '{}' is not a constant", tensorIndex, tensor.name);
+  FoldedConstant value{tensor.type, tensor.shape, {}};
+  if (tensor.sparsity != nullptr) {
+    ANNRT_ASSIGN_OR_RETURN(value.data, densifyTensor(tensor));
+  } else {
+    value.data.assign(tensor.data.begin(), tensor.data.end());
+  }
+  if (tensor.type == TensorType::INT64) {
+    ANNRT_ASSIGN_OR_RETURN(value.data, narrowInt64(tensor, value.data));
+    value.type = TensorType::INT32;
+  }
+  return value;
+}
+
+bool Converter::isConstantInput(size_t i) const {
+  return hasInput(i) && (inputTensor(i).isConstant() || folded_.count(op_->inputs[i]));
+}
+
+Result<FoldedConstant> Converter::constantInput(size_t i) const {
+  if (!isConstantInput(i)) {
+    return opError("input {} must be a constant tensor", i);
+  }
+  return constantOf(op_->inputs[i]);
+}
+
+Result<std::vector<int32_t>> Converter::constantInts(size_t i) const {
+  ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantInput(i));
+  if (value.type != TensorType::INT32) {
+    return opError("input {} must be an INT32 or INT64 constant, it is {}", i,
+                   tensorTypeName(value.type));
+  }
+  std::vector<int32_t> result(value.data.size() / 4);
+  if (!result.empty()) std::memcpy(result.data(), value.data.data(), value.data.size());
+  return result;
+}
+
+Result<uint32_t> Converter::input(size_t i) {
+  if (!hasInput(i)) return opError("input {} is missing", i);
+  return operandFor(op_->inputs[i]);
+}
+
+Result<uint32_t> Converter::output(size_t i) {
+  if (i >= op_->outputs.size()) return opError("output {} is missing", i);
+  return operandFor(op_->outputs[i]);
+}
+
+void Converter::foldOutput(size_t i, FoldedConstant value) {
+  folded_[op_->outputs[i]] = std::move(value);
+}
+
+void Converter::record(std::string nnapiName) {
+  if (subgraphIndex_ != 0) return;
+  state_.operations.push_back({opName(), op_->index, std::move(nnapiName)});
+}
+
+Result<void> Converter::emit(OperationType type, const std::vector<uint32_t>& inputs,
+                             const std::vector<uint32_t>& outputs) {
+  if (auto added = writer_.addOperation(static_cast<int32_t>(type), inputs, outputs); !added.ok()) {
+    return opError("NNAPI rejected {}: {}", operationTypeName(type), added.error().message);
+  }
+  record(operationTypeName(type));
+  return {};
+}
+
+Result<void> Converter::emitExtension(uint16_t code, const char* name,
+                                      const std::vector<uint32_t>& inputs,
+                                      const std::vector<uint32_t>& outputs) {
+  ANNRT_ASSIGN_OR_RETURN(int32_t type, writer_.extensionOperationType(kExtensionName, code));
+  if (auto added = writer_.addOperation(type, inputs, outputs); !added.ok()) {
+    return opError("NNAPI rejected {}:{}: {}", kExtensionName, name, added.error().message);
+  }
+  record(fmt::format("{}:{}", kExtensionName, name));
+  return {};
+}
+
+Result<uint32_t> Converter::subgraphOperand(int32_t index) {
+  const auto count = static_cast<int32_t>(state_.reader->subgraphs().size());
+  if (index <= 0 || index >= count) {
+    return opError("refers to subgraph {}, but the model has subgraphs 1..{}", index, count - 1);
+  }
+  if (std::find(state_.inProgress.begin(), state_.inProgress.end(), index) !=
+      state_.inProgress.end()) {
+    return opError("subgraph {} refers to itself (recursion is not supported)", index);
+  }
+  auto found = state_.converted.find(index);
+  if (found == state_.converted.end()) {
+    Converter inner(state_, index);
+    if (auto ran = inner.run(); !ran.ok()) {
+      Error error = ran.takeError();
+      error.message = fmt::format("{} (tflite op #{}): in subgraph {}: {}", opName(), op_->index,
+                                  index, error.message);
+      return error;
+    }
+    ANeuralNetworksModel* model = inner.writer().release();
+    state_.referencedModels.push_back(model);
+    found = state_.converted.emplace(index, model).first;
+  }
+  return writer_.addModel(found->second);
+}
+
+}  // namespace annrt::tflite

@@ -1,0 +1,82 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The TFLite importer: turns a .tflite file into a finished
+// ANeuralNetworksModel through the public NNAPI C API, the way TFLite's NNAPI
+// delegate does. Operators without an NNAPI equivalent become operations of
+// the NNAPI extension "com.annrt.tflite" (e.g. MediaPipe's
+// Convolution2DTransposeBias). Malformed files are rejected with BAD_DATA and a
+// message; they never crash the importer.
+#pragma once
+
+#include <android/NeuralNetworks.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace annrt::tflite {
+
+// The NNAPI extension of TFLite operators with no NNAPI equivalent.
+inline constexpr const char* kExtensionName = "com.annrt.tflite";
+
+struct TensorInfo {
+  std::string name;
+  int32_t type = 0;            // NNAPI OperandCode of the model input/output
+  std::vector<uint32_t> dims;  // as the .tflite declares them (shape_signature -1 -> 0 = unknown)
+  float scale = 0;
+  int32_t zeroPoint = 0;
+  size_t byteSize() const;  // for fully specified dims
+};
+
+struct ImportOptions {
+  bool relaxFloat32toFloat16 = false;              // --nnapi_allow_fp16
+  std::vector<std::vector<uint32_t>> inputShapes;  // optional overrides (--input_layer_shape)
+};
+
+struct OperationInfo {     // one per NNAPI operation in the imported model, in order
+  std::string tfliteName;  // e.g. "CONV_2D" or custom op name
+  int tfliteIndex = 0;     // operator index in subgraph 0
+  std::string nnapiName;   // e.g. "CONV_2D", or "com.annrt.tflite:CONVOLUTION_2D_TRANSPOSE_BIAS"
+};
+
+// Owns a *finished* ANeuralNetworksModel (+ the referenced models of IF/WHILE
+// and the constant data they use).
+class ImportedModel {
+ public:
+  ImportedModel() = default;
+  ImportedModel(const ImportedModel&) = delete;
+  ImportedModel& operator=(const ImportedModel&) = delete;
+  ~ImportedModel();
+
+  ANeuralNetworksModel* model() const { return models_.empty() ? nullptr : models_.front(); }
+  const std::vector<TensorInfo>& inputs() const { return inputs_; }
+  const std::vector<TensorInfo>& outputs() const { return outputs_; }
+  const std::vector<OperationInfo>& operations() const { return operations_; }
+  size_t fileSize() const { return fileSize_; }
+
+ private:
+  friend class ImportedModelBuilder;
+  std::vector<ANeuralNetworksModel*> models_;  // main model first
+  std::vector<TensorInfo> inputs_;
+  std::vector<TensorInfo> outputs_;
+  std::vector<OperationInfo> operations_;
+  size_t fileSize_ = 0;
+};
+
+annrt::Result<std::unique_ptr<ImportedModel>> importFile(const std::string& path,
+                                                         const ImportOptions& options = {});
+annrt::Result<std::unique_ptr<ImportedModel>> importBuffer(std::span<const uint8_t> bytes,
+                                                           const ImportOptions& options = {});
+
+// Operations of the imported model that no available device supports (from
+// ANeuralNetworksModel_getSupportedOperationsForDevices over all devices), as
+// lines "unsupported operation NAME (tflite op #i)"; empty when all are
+// supported.
+std::vector<std::string> unsupportedOperations(const ImportedModel& model);
+
+}  // namespace annrt::tflite

@@ -1,0 +1,144 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "tflite/nnapi_writer.h"
+
+#include <cstring>
+
+namespace annrt::tflite {
+
+Result<void> checkNnapi(int code, std::string_view call) {
+  if (code == ANEURALNETWORKS_NO_ERROR) return {};
+  return makeError(static_cast<ErrorCode>(code), "{} failed: {}", call,
+                   errorCodeName(static_cast<ErrorCode>(code)));
+}
+
+Shape makeShape(OperandType type, std::vector<uint32_t> dims) {
+  Shape shape;
+  shape.type = type;
+  shape.dims = std::move(dims);
+  return shape;
+}
+
+NnapiWriter::~NnapiWriter() {
+  ANeuralNetworksModel_free(model_);
+}
+
+Result<void> NnapiWriter::create() {
+  return checkNnapi(ANeuralNetworksModel_create(&model_), "ANeuralNetworksModel_create");
+}
+
+ANeuralNetworksModel* NnapiWriter::release() {
+  ANeuralNetworksModel* model = model_;
+  model_ = nullptr;
+  return model;
+}
+
+Result<uint32_t> NnapiWriter::addOperand(const Shape& shape) {
+  ANeuralNetworksOperandType type{};
+  type.type = static_cast<int32_t>(shape.type);
+  type.dimensionCount = static_cast<uint32_t>(shape.dims.size());
+  type.dimensions = shape.dims.empty() ? nullptr : shape.dims.data();
+  type.scale = shape.scale;
+  type.zeroPoint = shape.zeroPoint;
+  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_addOperand(model_, &type),
+                                   fmt::format("adding a {} operand", toString(shape))));
+  const uint32_t index = operandCount_++;
+  if (shape.channelQuant) {
+    ANeuralNetworksSymmPerChannelQuantParams params{};
+    params.channelDim = shape.channelQuant->channelDim;
+    params.scaleCount = static_cast<uint32_t>(shape.channelQuant->scales.size());
+    params.scales = shape.channelQuant->scales.data();
+    ANNRT_RETURN_IF_ERROR(
+        checkNnapi(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, index, &params),
+                   "setting per-channel quantization"));
+  }
+  return index;
+}
+
+Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t length) {
+  return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length),
+                    fmt::format("setting the value of operand {} ({} bytes)", index, length));
+}
+
+Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const uint8_t> bytes) {
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(shape));
+  ANNRT_RETURN_IF_ERROR(setValue(index, bytes.data(), bytes.size()));
+  return index;
+}
+
+Result<uint32_t> NnapiWriter::addOwnedConstant(const Shape& shape, std::vector<uint8_t> bytes) {
+  owned_.push_back(std::move(bytes));
+  return addConstant(shape, owned_.back());
+}
+
+Result<uint32_t> NnapiWriter::addInt32(int32_t value) {
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::INT32)));
+  ANNRT_RETURN_IF_ERROR(setValue(index, &value, sizeof(value)));
+  return index;
+}
+
+Result<uint32_t> NnapiWriter::addFloat32(float value) {
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::FLOAT32)));
+  ANNRT_RETURN_IF_ERROR(setValue(index, &value, sizeof(value)));
+  return index;
+}
+
+Result<uint32_t> NnapiWriter::addBool(bool value) {
+  const uint8_t byte = value ? 1 : 0;
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::BOOL)));
+  ANNRT_RETURN_IF_ERROR(setValue(index, &byte, 1));
+  return index;
+}
+
+Result<uint32_t> NnapiWriter::addInt32Tensor(const std::vector<int32_t>& values) {
+  Shape shape = makeShape(OperandType::TENSOR_INT32, {static_cast<uint32_t>(values.size())});
+  std::vector<uint8_t> bytes(values.size() * sizeof(int32_t));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return addOwnedConstant(shape, std::move(bytes));
+}
+
+Result<uint32_t> NnapiWriter::addModel(const ANeuralNetworksModel* referenced) {
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::SUBGRAPH)));
+  ANNRT_RETURN_IF_ERROR(
+      checkNnapi(ANeuralNetworksModel_setOperandValueFromModel(model_, index, referenced),
+                 "ANeuralNetworksModel_setOperandValueFromModel"));
+  return index;
+}
+
+Result<int32_t> NnapiWriter::extensionOperationType(const char* extension, uint16_t code) {
+  int32_t type = 0;
+  ANNRT_RETURN_IF_ERROR(checkNnapi(
+      ANeuralNetworksModel_getExtensionOperationType(model_, extension, code, &type),
+      fmt::format("ANeuralNetworksModel_getExtensionOperationType({}, {})", extension, code)));
+  return type;
+}
+
+Result<void> NnapiWriter::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
+                                       const std::vector<uint32_t>& outputs) {
+  return checkNnapi(ANeuralNetworksModel_addOperation(
+                        model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
+                        static_cast<uint32_t>(outputs.size()), outputs.data()),
+                    "ANeuralNetworksModel_addOperation");
+}
+
+Result<void> NnapiWriter::identifyInputsAndOutputs(const std::vector<uint32_t>& inputs,
+                                                   const std::vector<uint32_t>& outputs) {
+  return checkNnapi(ANeuralNetworksModel_identifyInputsAndOutputs(
+                        model_, static_cast<uint32_t>(inputs.size()), inputs.data(),
+                        static_cast<uint32_t>(outputs.size()), outputs.data()),
+                    "ANeuralNetworksModel_identifyInputsAndOutputs");
+}
+
+Result<void> NnapiWriter::finish(bool relaxFloat32toFloat16) {
+  if (relaxFloat32toFloat16) {
+    ANNRT_RETURN_IF_ERROR(
+        checkNnapi(ANeuralNetworksModel_relaxComputationFloat32toFloat16(model_, true),
+                   "ANeuralNetworksModel_relaxComputationFloat32toFloat16"));
+  }
+  ANNRT_RETURN_IF_ERROR(
+      checkNnapi(ANeuralNetworksModel_finish(model_), "ANeuralNetworksModel_finish"));
+  owned_.clear();  // finish copied every value
+  return {};
+}
+
+}  // namespace annrt::tflite

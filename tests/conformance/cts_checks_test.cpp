@@ -1,0 +1,193 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Unit tests of annrt-cts's case loading, data encoding, output checking and
+// the quantization-coupling rewrite (no NNAPI calls).
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "check.h"
+#include "test_case.h"
+
+namespace annrt::cts {
+namespace {
+
+Operand makeOperand(int32_t type, std::vector<uint32_t> dims, Lifetime lifetime,
+                    std::vector<double> data) {
+  Operand operand;
+  operand.type = type;
+  operand.dimensions = std::move(dims);
+  operand.lifetime = lifetime;
+  operand.data = std::move(data);
+  return operand;
+}
+
+// One operation: input -> output, with the README's default tolerances.
+TestCase makeCase(int32_t type, std::vector<double> expected) {
+  TestCase testCase;
+  testCase.name = "unit";
+  const uint32_t count = static_cast<uint32_t>(expected.size());
+  testCase.main.operands.push_back(
+      makeOperand(type, {count}, Lifetime::kSubgraphInput, std::vector<double>(count, 0.0)));
+  testCase.main.operands.push_back(
+      makeOperand(type, {count}, Lifetime::kSubgraphOutput, std::move(expected)));
+  testCase.main.operations.push_back({0, "ADD", {0}, {1}});
+  testCase.main.inputIndexes = {0};
+  testCase.main.outputIndexes = {1};
+  testCase.accuracy.float32 = {9.99999974738e-06, 5.960464477539062e-07};
+  testCase.accuracy.float16 = {0.0048828125, 0.0048828125};
+  testCase.accuracy.int32 = {1, 0};
+  testCase.accuracy.quant8Asymm = {1, 0};
+  testCase.accuracy.quant8AsymmSigned = {1, 0};
+  return testCase;
+}
+
+TEST(CtsEncoding, RoundTripsEveryType) {
+  const std::vector<std::pair<int32_t, std::vector<double>>> samples = {
+      {kTensorFloat32, {0.10000000149011612, -2.5}},
+      {kTensorFloat16, {0.0999755859375, 65504.0}},
+      {kTensorInt32, {-7, 2147483647}},
+      {kUint32, {4294967295.0}},
+      {kTensorQuant8Asymm, {0, 255}},
+      {kTensorQuant8AsymmSigned, {-128, 127}},
+      {kTensorQuant8SymmPerChannel, {-127, 5}},
+      {kTensorQuant16Asymm, {0, 65535}},
+      {kTensorQuant16Symm, {-32768, 32767}},
+      {kTensorBool8, {0, 1}},
+  };
+  for (const auto& [type, values] : samples) {
+    const std::vector<uint8_t> bytes = encodeData(type, values);
+    ASSERT_EQ(bytes.size(), values.size() * elementSize(type)) << "type " << type;
+    for (size_t i = 0; i < values.size(); ++i) {
+      EXPECT_EQ(decodeElement(type, bytes.data(), i), values[i]) << "type " << type;
+    }
+  }
+}
+
+TEST(CtsCheck, Float32WithinAndBeyondTolerance) {
+  TestCase testCase = makeCase(kTensorFloat32, {1.0, 2.0});
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorFloat32, {1.000009, 2.0})}));
+  const auto failure = checkOutputs(testCase, {encodeData(kTensorFloat32, {1.0, 2.0001})});
+  ASSERT_TRUE(failure);
+  ASSERT_TRUE(failure->mismatch);
+  EXPECT_EQ(failure->mismatch->output, 0u);
+  EXPECT_EQ(failure->mismatch->element, 1u);
+  EXPECT_EQ(failure->mismatch->expected, 2.0);
+  EXPECT_NEAR(failure->mismatch->tolerance, 9.99999974738e-06 + 2 * 5.960464477539062e-07, 1e-12);
+}
+
+TEST(CtsCheck, NanNeverMatches) {
+  TestCase testCase = makeCase(kTensorFloat32, {1.0});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<uint8_t> bytes(sizeof(float));
+  std::memcpy(bytes.data(), &nan, sizeof(float));
+  EXPECT_TRUE(checkOutputs(testCase, {bytes}));
+}
+
+TEST(CtsCheck, QuantizedToleranceIsOneStep) {
+  TestCase testCase = makeCase(kTensorQuant8Asymm, {10, 20});
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorQuant8Asymm, {11, 19})}));
+  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorQuant8Asymm, {12, 20})}));
+}
+
+TEST(CtsCheck, Bool8IsExact) {
+  TestCase testCase = makeCase(kTensorBool8, {1, 0});
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorBool8, {1, 0})}));
+  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorBool8, {1, 1})}));
+}
+
+TEST(CtsCheck, IgnoredOutputsAreNotCompared) {
+  TestCase testCase = makeCase(kTensorInt32, {5});
+  testCase.main.operands[1].isIgnored = true;
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorInt32, {100})}));
+}
+
+TestCase makeMultinomialCase() {
+  TestCase testCase;
+  testCase.multinomialTolerance = 0.025;
+  testCase.main.operands.push_back(
+      makeOperand(kTensorFloat32, {1, 4}, Lifetime::kSubgraphInput, {0, 0, 0, 0}));
+  testCase.main.operands.push_back(makeOperand(kTensorInt32, {1, 128}, Lifetime::kSubgraphOutput,
+                                               std::vector<double>(128, 0.0)));
+  testCase.main.operands[1].isIgnored = true;
+  testCase.main.inputIndexes = {0};
+  testCase.main.outputIndexes = {1};
+  return testCase;
+}
+
+TEST(CtsCheck, MultinomialComparesFrequencies) {
+  const TestCase testCase = makeMultinomialCase();
+  std::vector<double> even(128);
+  for (size_t i = 0; i < even.size(); ++i) even[i] = static_cast<double>(i % 4);
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorInt32, even)}));
+  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorInt32, std::vector<double>(128, 0))}));
+  even[3] = 4;  // out of range
+  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorInt32, even)}));
+}
+
+TEST(CtsTransform, QuantizationCouplingShiftsToSigned) {
+  TestCase testCase = makeCase(kTensorQuant8Asymm, {0, 128, 255});
+  testCase.main.operands[1].zeroPoint = 128;
+  const TestCase coupled = makeQuantizationCoupling(testCase);
+  const Operand& output = coupled.main.operands[1];
+  EXPECT_EQ(output.type, kTensorQuant8AsymmSigned);
+  EXPECT_EQ(output.zeroPoint, 0);
+  EXPECT_EQ(output.data, (std::vector<double>{-128, 0, 127}));
+}
+
+TEST(CtsTransform, MainOperationSkipsPlaceholderAdds) {
+  TestCase testCase = makeCase(kTensorFloat32, {1.0});
+  Operand placeholder = makeOperand(kTensorFloat32, {1}, Lifetime::kConstantCopy, {0});
+  placeholder.name = "placeholder3";
+  testCase.main.operands.push_back(placeholder);
+  testCase.main.operations = {{0, "ADD", {0, 2}, {1}}, {42, "RELU", {1}, {0}}};
+  EXPECT_EQ(mainOperationName(testCase), "RELU");
+  testCase.main.operations = {{0, "ADD", {0, 1}, {1}}};
+  EXPECT_EQ(mainOperationName(testCase), "ADD");
+}
+
+TEST(CtsLoader, LoadsTheReadmeFormat) {
+  const auto dir = std::filesystem::temp_directory_path() / "annrt_cts_loader_test";
+  std::filesystem::create_directories(dir / "V1_0");
+  std::ofstream(dir / "V1_0" / "one.json") << R"([{"name":"one","spec":"V1_0/one.mod.py",
+    "versionDir":"V1_0","minFeatureLevel":27,"isRelaxed":false,"expectFailure":false,
+    "expectedMultinomialDistributionTolerance":0.0,
+    "main":{"operands":[{"name":"a","type":3,"dimensions":[2],"scale":0.0,"zeroPoint":0,
+      "lifetime":"SUBGRAPH_INPUT","lifetimeCode":1,"channelQuant":null,"isIgnored":false,
+      "data":[1.0,2.0]},{"name":"w","type":11,"dimensions":[2],"scale":0.0,"zeroPoint":0,
+      "lifetime":"CONSTANT_REFERENCE","lifetimeCode":4,
+      "channelQuant":{"channelDim":0,"scales":[0.5,0.25]},"isIgnored":false,"data":[1,2]}],
+      "operations":[{"type":0,"typeName":"ADD","inputs":[0,1],"outputs":[0]}],
+      "inputIndexes":[0],"outputIndexes":[0]},"referenced":[],
+    "harness":{"GeneratedTests":true,"DynamicOutputShapeTest":true},
+    "accuracy":{"float32":{"atol":1e-5,"rtol":0},"float16":{"atol":1,"rtol":1},
+      "int32":{"atol":1,"rtol":0},"quant8Asymm":{"atol":1,"rtol":0},
+      "quant8AsymmSigned":{"atol":1,"rtol":0},"quant8Symm":{"atol":1,"rtol":0},
+      "quant16Asymm":{"atol":1,"rtol":0},"quant16Symm":{"atol":1,"rtol":0}}}])";
+  const std::vector<TestCase> cases = loadTestCases(dir, false);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].name, "one");
+  EXPECT_EQ(cases[0].minFeatureLevel, 27);
+  EXPECT_TRUE(cases[0].harness.dynamicOutputShapeTest);
+  ASSERT_EQ(cases[0].main.operands.size(), 2u);
+  const Operand& weights = cases[0].main.operands[1];
+  EXPECT_EQ(weights.lifetime, Lifetime::kConstantReference);
+  ASSERT_TRUE(weights.channelQuant);
+  EXPECT_EQ(weights.channelQuant->scales, (std::vector<float>{0.5f, 0.25f}));
+}
+
+// The suite's size (README: 9,602 cases, 228 of them experimental).
+TEST(CtsLoader, CountsTheSharedVectors) {
+  const std::filesystem::path vectors = ANNRT_CTS_VECTORS;
+  if (!std::filesystem::is_directory(vectors)) GTEST_SKIP() << "no vectors at " << vectors;
+  EXPECT_EQ(loadTestCases(vectors, false).size(), 9374u);
+}
+
+}  // namespace
+}  // namespace annrt::cts

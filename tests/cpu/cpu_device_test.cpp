@@ -1,0 +1,215 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu against nnapi-reference: small models of each lowered family,
+// with odd shapes, both padding forms and every fused activation. Each model
+// must be claimed whole by annrt-cpu and give the reference's results.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_graph.h"
+
+namespace annrt::test {
+namespace {
+
+constexpr const char* kCpu = "annrt-cpu";
+constexpr const char* kReference = "nnapi-reference";
+
+size_t count(const std::vector<uint32_t>& dims) {
+  size_t n = 1;
+  for (uint32_t d : dims) n *= d;
+  return n;
+}
+
+// Runs `graph` on both devices with random inputs and compares.
+void expectSameAsReference(const TestGraph& graph,
+                           const std::vector<std::vector<uint32_t>>& inputDims,
+                           const std::vector<uint32_t>& outputDims, uint32_t seed = 1) {
+  for (bool claimed : graph.supportedBy(kCpu)) EXPECT_TRUE(claimed);
+  std::vector<std::vector<float>> inputs;
+  for (const auto& dims : inputDims) inputs.push_back(randomValues(count(dims), seed++, -2, 2));
+  const auto expected = graph.run(kReference, inputs, {count(outputDims)});
+  const auto actual = graph.run(kCpu, inputs, {count(outputDims)});
+  ASSERT_EQ(expected.size(), 1u);
+  ASSERT_EQ(actual.size(), 1u);
+  ASSERT_EQ(actual[0].size(), expected[0].size());
+  for (size_t i = 0; i < expected[0].size(); ++i) {
+    const float tolerance = 1e-4f + 1e-4f * std::fabs(expected[0][i]);
+    ASSERT_NEAR(actual[0][i], expected[0][i], tolerance) << "element " << i;
+  }
+}
+
+class FusedActivationTest : public testing::TestWithParam<int32_t> {};
+
+TEST_P(FusedActivationTest, Conv2dImplicitSamePadding) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 7, 5, 3});
+  const uint32_t filter = g.constant({4, 3, 3, 3}, randomValues(4 * 27, 11));
+  const uint32_t bias = g.constant({4}, randomValues(4, 12));
+  const uint32_t out = g.tensor({1, 7, 5, 4});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, filter, bias, g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1), g.int32(1),
+               g.int32(GetParam())},
+              {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{1, 7, 5, 3}}, {1, 7, 5, 4});
+}
+
+TEST_P(FusedActivationTest, Conv2dExplicitPaddingStrideDilation) {
+  TestGraph g;
+  const uint32_t in = g.tensor({2, 9, 8, 2});
+  const uint32_t filter = g.constant({3, 3, 2, 2}, randomValues(3 * 12, 13));
+  const uint32_t bias = g.constant({3}, randomValues(3, 14));
+  // pads l1 r0 t2 b1, strides w2 h1, NHWC, dilation w1 h2: out h (9+3-5)/1+1=8, w (8+1-2)/2+1=4
+  const uint32_t out = g.tensor({2, 8, 4, 3});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, filter, bias, g.int32(1), g.int32(0), g.int32(2), g.int32(1), g.int32(2),
+               g.int32(1), g.int32(GetParam()), g.boolean(false), g.int32(1), g.int32(2)},
+              {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{2, 9, 8, 2}}, {2, 8, 4, 3});
+}
+
+TEST_P(FusedActivationTest, DepthwiseMultiplier2Valid) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 6, 7, 3});
+  const uint32_t filter = g.constant({1, 3, 2, 6}, randomValues(36, 15));
+  const uint32_t bias = g.constant({6}, randomValues(6, 16));
+  const uint32_t out = g.tensor({1, 2, 6, 6});  // VALID, strides w1 h2
+  g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+              {in, filter, bias, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(1), g.int32(2),
+               g.int32(2), g.int32(GetParam())},
+              {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{1, 6, 7, 3}}, {1, 2, 6, 6});
+}
+
+TEST_P(FusedActivationTest, FullyConnectedRank3Input) {
+  TestGraph g;
+  const uint32_t in = g.tensor({2, 3, 5});
+  const uint32_t weights = g.constant({7, 5}, randomValues(35, 17));
+  const uint32_t bias = g.constant({7}, randomValues(7, 18));
+  const uint32_t out = g.tensor({6, 7});
+  g.operation(ANEURALNETWORKS_FULLY_CONNECTED, {in, weights, bias, g.int32(GetParam())}, {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{2, 3, 5}}, {6, 7});
+}
+
+TEST_P(FusedActivationTest, AveragePoolSamePadding) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 9, 7, 3});
+  const uint32_t out = g.tensor({1, 5, 4, 3});
+  g.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+              {in, g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(2), g.int32(2), g.int32(3),
+               g.int32(3), g.int32(GetParam())},
+              {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{1, 9, 7, 3}}, {1, 5, 4, 3});
+}
+
+TEST_P(FusedActivationTest, MaxPoolExplicitPadding) {
+  TestGraph g;
+  const uint32_t in = g.tensor({2, 5, 6, 2});
+  const uint32_t out = g.tensor({2, 3, 3, 2});  // pads l1 r0 t1 b1, 2x3 window, stride 2
+  g.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {in, g.int32(1), g.int32(0), g.int32(1), g.int32(1), g.int32(2), g.int32(2),
+               g.int32(2), g.int32(3), g.int32(GetParam())},
+              {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{2, 5, 6, 2}}, {2, 3, 3, 2});
+}
+
+TEST_P(FusedActivationTest, AddBroadcast) {
+  TestGraph g;
+  const uint32_t a = g.tensor({2, 3, 4, 5});
+  const uint32_t b = g.constant({4, 1}, randomValues(4, 19, -3, 3));
+  const uint32_t out = g.tensor({2, 3, 4, 5});
+  g.operation(ANEURALNETWORKS_ADD, {a, b, g.int32(GetParam())}, {out});
+  g.finish({a}, {out});
+  expectSameAsReference(g, {{2, 3, 4, 5}}, {2, 3, 4, 5});
+}
+
+TEST_P(FusedActivationTest, MulTwoInputs) {
+  TestGraph g;
+  const uint32_t a = g.tensor({3, 1, 5});
+  const uint32_t b = g.tensor({4, 1});
+  const uint32_t out = g.tensor({3, 4, 5});
+  g.operation(ANEURALNETWORKS_MUL, {a, b, g.int32(GetParam())}, {out});
+  g.finish({a, b}, {out});
+  expectSameAsReference(g, {{3, 1, 5}, {4, 1}}, {3, 4, 5});
+}
+
+INSTANTIATE_TEST_SUITE_P(Activations, FusedActivationTest,
+                         testing::Values(ANEURALNETWORKS_FUSED_NONE, ANEURALNETWORKS_FUSED_RELU,
+                                         ANEURALNETWORKS_FUSED_RELU1,
+                                         ANEURALNETWORKS_FUSED_RELU6));
+
+class SoftmaxTest : public testing::TestWithParam<float> {};
+
+TEST_P(SoftmaxTest, LastAxis) {
+  TestGraph g;
+  const uint32_t in = g.tensor({3, 11});
+  const uint32_t out = g.tensor({3, 11});
+  g.operation(ANEURALNETWORKS_SOFTMAX, {in, g.float32(GetParam())}, {out});
+  g.finish({in}, {out});
+  expectSameAsReference(g, {{3, 11}}, {3, 11});
+}
+
+INSTANTIATE_TEST_SUITE_P(Betas, SoftmaxTest, testing::Values(1.0f, 0.5f, 2.5f));
+
+// conv -> depthwise -> average pool -> FC -> softmax, in one XNNPACK runtime.
+TEST(CpuDeviceTest, SmallNetworkInOneRuntime) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 8, 8, 3});
+  const uint32_t c1 = g.tensor({1, 4, 4, 8});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, g.constant({8, 3, 3, 3}, randomValues(216, 21)),
+               g.constant({8}, randomValues(8, 22)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(2), g.int32(2), g.int32(ANEURALNETWORKS_FUSED_RELU6)},
+              {c1});
+  const uint32_t c2 = g.tensor({1, 4, 4, 8});
+  g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+              {c1, g.constant({1, 3, 3, 8}, randomValues(72, 23)),
+               g.constant({8}, randomValues(8, 24)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
+              {c2});
+  const uint32_t pooled = g.tensor({1, 1, 1, 8});
+  g.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+              {c2, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(1), g.int32(1), g.int32(4),
+               g.int32(4), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {pooled});
+  const uint32_t logits = g.tensor({1, 5});
+  const uint32_t probabilities = g.tensor({1, 5});
+  g.operation(ANEURALNETWORKS_FULLY_CONNECTED,
+              {pooled, g.constant({5, 8}, randomValues(40, 25)),
+               g.constant({5}, randomValues(5, 26)), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {logits});
+  g.operation(ANEURALNETWORKS_SOFTMAX, {logits, g.float32(1.0f)}, {probabilities});
+  g.finish({in}, {probabilities});
+  expectSameAsReference(g, {{1, 8, 8, 3}}, {1, 5});
+}
+
+TEST(CpuDeviceTest, DoesNotClaimNchwOrNonConstantFilters) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 3, 5, 5});
+  const uint32_t filter = g.tensor({2, 1, 1, 3});
+  const uint32_t out1 = g.tensor({1, 2, 5, 5});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, g.constant({2, 1, 1, 3}, randomValues(6, 1)), g.constant({2}, {0, 0}),
+               g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1), g.int32(1),
+               g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(true)},
+              {out1});
+  const uint32_t nhwc = g.tensor({1, 5, 5, 3});
+  const uint32_t out2 = g.tensor({1, 5, 5, 2});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {nhwc, filter, g.constant({2}, {0, 0}), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {out2});
+  g.finish({in, nhwc, filter}, {out1, out2});
+  EXPECT_EQ(g.supportedBy(kCpu), (std::vector<bool>{false, false}));
+  EXPECT_EQ(g.supportedBy(kReference), (std::vector<bool>{true, true}));
+}
+
+}  // namespace
+}  // namespace annrt::test

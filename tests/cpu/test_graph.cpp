@@ -1,0 +1,123 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "test_graph.h"
+
+#include <memory>
+#include <random>
+
+namespace annrt::test {
+
+const ANeuralNetworksDevice* findDevice(const std::string& name) {
+  uint32_t count = 0;
+  ANeuralNetworks_getDeviceCount(&count);
+  for (uint32_t i = 0; i < count; ++i) {
+    ANeuralNetworksDevice* device = nullptr;
+    const char* deviceName = nullptr;
+    ANeuralNetworks_getDevice(i, &device);
+    ANeuralNetworksDevice_getName(device, &deviceName);
+    if (name == deviceName) return device;
+  }
+  return nullptr;
+}
+
+std::vector<float> randomValues(size_t count, uint32_t seed, float low, float high) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(low, high);
+  std::vector<float> values(count);
+  for (float& value : values) value = distribution(generator);
+  return values;
+}
+
+TestGraph::TestGraph() { ANeuralNetworksModel_create(&model_); }
+TestGraph::~TestGraph() { ANeuralNetworksModel_free(model_); }
+
+uint32_t TestGraph::add(const ANeuralNetworksOperandType& type, const void* data, size_t length) {
+  ANeuralNetworksModel_addOperand(model_, &type);
+  if (data != nullptr) ANeuralNetworksModel_setOperandValue(model_, operandCount_, data, length);
+  return operandCount_++;
+}
+
+uint32_t TestGraph::tensor(const std::vector<uint32_t>& dims) {
+  const ANeuralNetworksOperandType type{ANEURALNETWORKS_TENSOR_FLOAT32,
+                                        static_cast<uint32_t>(dims.size()), dims.data(), 0, 0};
+  return add(type, nullptr, 0);
+}
+
+uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, std::vector<float> values) {
+  storage_.push_back(std::move(values));
+  const ANeuralNetworksOperandType type{ANEURALNETWORKS_TENSOR_FLOAT32,
+                                        static_cast<uint32_t>(dims.size()), dims.data(), 0, 0};
+  return add(type, storage_.back().data(), storage_.back().size() * sizeof(float));
+}
+
+uint32_t TestGraph::int32(int32_t value) {
+  const ANeuralNetworksOperandType type{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  return add(type, &value, sizeof(value));
+}
+
+uint32_t TestGraph::float32(float value) {
+  const ANeuralNetworksOperandType type{ANEURALNETWORKS_FLOAT32, 0, nullptr, 0, 0};
+  return add(type, &value, sizeof(value));
+}
+
+uint32_t TestGraph::boolean(bool value) {
+  const ANeuralNetworksOperandType type{ANEURALNETWORKS_BOOL, 0, nullptr, 0, 0};
+  const uint8_t byte = value ? 1 : 0;
+  return add(type, &byte, 1);
+}
+
+void TestGraph::operation(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
+                          const std::vector<uint32_t>& outputs) {
+  ANeuralNetworksModel_addOperation(model_, type, inputs.size(), inputs.data(), outputs.size(),
+                                    outputs.data());
+  ++operationCount_;
+}
+
+void TestGraph::finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs) {
+  ANeuralNetworksModel_identifyInputsAndOutputs(model_, inputs.size(), inputs.data(),
+                                                outputs.size(), outputs.data());
+  ANeuralNetworksModel_finish(model_);
+}
+
+std::vector<bool> TestGraph::supportedBy(const std::string& name) const {
+  const ANeuralNetworksDevice* device = findDevice(name);
+  std::unique_ptr<bool[]> flags(new bool[operationCount_]());
+  if (device == nullptr || ANeuralNetworksModel_getSupportedOperationsForDevices(
+                               model_, &device, 1, flags.get()) != ANEURALNETWORKS_NO_ERROR) {
+    return {};
+  }
+  return std::vector<bool>(flags.get(), flags.get() + operationCount_);
+}
+
+std::vector<std::vector<float>> TestGraph::run(const std::string& name,
+                                               const std::vector<std::vector<float>>& inputs,
+                                               const std::vector<size_t>& outputSizes) const {
+  const ANeuralNetworksDevice* device = findDevice(name);
+  if (device == nullptr) return {};
+  ANeuralNetworksCompilation* compilation = nullptr;
+  if (ANeuralNetworksCompilation_createForDevices(model_, &device, 1, &compilation) !=
+      ANEURALNETWORKS_NO_ERROR) {
+    return {};
+  }
+  std::vector<std::vector<float>> outputs;
+  ANeuralNetworksExecution* execution = nullptr;
+  bool ok = ANeuralNetworksCompilation_finish(compilation) == ANEURALNETWORKS_NO_ERROR &&
+            ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
+  for (size_t i = 0; ok && i < inputs.size(); ++i) {
+    ok = ANeuralNetworksExecution_setInput(execution, i, nullptr, inputs[i].data(),
+                                           inputs[i].size() * sizeof(float)) ==
+         ANEURALNETWORKS_NO_ERROR;
+  }
+  for (size_t i = 0; ok && i < outputSizes.size(); ++i) outputs.emplace_back(outputSizes[i]);
+  for (size_t i = 0; ok && i < outputs.size(); ++i) {
+    ok = ANeuralNetworksExecution_setOutput(execution, i, nullptr, outputs[i].data(),
+                                            outputs[i].size() * sizeof(float)) ==
+         ANEURALNETWORKS_NO_ERROR;
+  }
+  ok = ok && ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+  return ok ? outputs : std::vector<std::vector<float>>{};
+}
+
+}  // namespace annrt::test

@@ -1,0 +1,219 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Plug-in drivers seen by an application: which devices load, what they
+// claim, and that failures fall back (or not) with correct results.
+#include <android/NeuralNetworks.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string profilePath();
+
+// Must run before the runtime's device registry is built (first NNAPI call).
+const bool kEnvironmentReady = [] {
+  const std::string path =
+      std::string(ANNRT_SAMPLE_DRIVER_DIR) + ":" + std::string(ANNRT_BAD_VERSION_DRIVER);
+  setenv("ANNRT_DRIVER_PATH", path.c_str(), 1);
+  setenv("ANNRT_PROFILE", profilePath().c_str(), 1);
+  // The samples are compared with the reference alone; annrt-cpu would take
+  // float operations on its own merit.
+  setenv("ANNRT_DISABLE_DEVICES", "^annrt-cpu$", 1);
+  return true;
+}();
+
+std::string profilePath() {
+  return testing::TempDir() + "/annrt_driver_plugin_profile.json";
+}
+
+// Devices of the steps of the last compilation freed (from ANNRT_PROFILE).
+std::vector<std::string> lastPlanDevices() {
+  std::ifstream in(profilePath());
+  const nlohmann::json profile = nlohmann::json::parse(in, nullptr, false);
+  std::vector<std::string> devices;
+  if (profile.is_discarded() || profile["compilations"].empty()) return devices;
+  for (const auto& step : profile["compilations"].back()["steps"]) {
+    devices.push_back(step["device"]);
+  }
+  return devices;
+}
+
+const ANeuralNetworksDevice* findDevice(const std::string& wanted) {
+  uint32_t count = 0;
+  ANeuralNetworks_getDeviceCount(&count);
+  for (uint32_t i = 0; i < count; ++i) {
+    ANeuralNetworksDevice* device = nullptr;
+    const char* name = nullptr;
+    ANeuralNetworks_getDevice(i, &device);
+    ANeuralNetworksDevice_getName(device, &name);
+    if (wanted == name) return device;
+  }
+  return nullptr;
+}
+
+// input [1,2,2,2] -> CONV_2D 1x1 (2->2) -> ADD constant -> LOGISTIC -> output
+class SmallModel {
+ public:
+  SmallModel() {
+    ANeuralNetworksModel_create(&model_);
+    const uint32_t dims[] = {1, 2, 2, 2};
+    const uint32_t filterDims[] = {2, 1, 1, 2};
+    const uint32_t biasDims[] = {2};
+    const ANeuralNetworksOperandType tensor{ANEURALNETWORKS_TENSOR_FLOAT32, 4, dims, 0, 0};
+    const ANeuralNetworksOperandType filter{ANEURALNETWORKS_TENSOR_FLOAT32, 4, filterDims, 0, 0};
+    const ANeuralNetworksOperandType bias{ANEURALNETWORKS_TENSOR_FLOAT32, 1, biasDims, 0, 0};
+    const ANeuralNetworksOperandType scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+    add(tensor);                                                 // 0 input
+    add(filter, kFilter, sizeof(kFilter));                       // 1
+    add(bias, kBias, sizeof(kBias));                             // 2
+    for (int32_t v : {0, 0, 0, 0, 1, 1, 0}) add(scalar, &v, 4);  // 3..9 pads, strides, act
+    add(tensor);                                                 // 10 conv out
+    add(tensor, kOffset, sizeof(kOffset));                       // 11
+    add(scalar, &kZero, 4);                                      // 12
+    add(tensor);                                                 // 13 add out
+    add(tensor);                                                 // 14 output
+    const uint32_t convIn[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const uint32_t convOut[] = {10};
+    const uint32_t addIn[] = {10, 11, 12};
+    const uint32_t addOut[] = {13};
+    const uint32_t logisticOut[] = {14};
+    const uint32_t inputs[] = {0};
+    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_CONV_2D, 10, convIn, 1,
+                                                convOut), 0);
+    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_ADD, 3, addIn, 1, addOut),
+              0);
+    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_LOGISTIC, 1, addOut, 1,
+                                                logisticOut), 0);
+    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model_, 1, inputs, 1, logisticOut), 0);
+    EXPECT_EQ(ANeuralNetworksModel_finish(model_), 0);
+  }
+  ~SmallModel() { ANeuralNetworksModel_free(model_); }
+
+  ANeuralNetworksModel* get() const { return model_; }
+
+  // Compiles for `devices` (empty: ANeuralNetworksCompilation_create) and runs once.
+  int run(const std::vector<const ANeuralNetworksDevice*>& devices, std::vector<float>* out) const {
+    ANeuralNetworksCompilation* compilation = nullptr;
+    int status = devices.empty() ? ANeuralNetworksCompilation_create(model_, &compilation)
+                                 : ANeuralNetworksCompilation_createForDevices(
+                                       model_, devices.data(), devices.size(), &compilation);
+    if (status == 0) status = ANeuralNetworksCompilation_finish(compilation);
+    ANeuralNetworksExecution* execution = nullptr;
+    if (status == 0) status = ANeuralNetworksExecution_create(compilation, &execution);
+    const float input[8] = {0.5f, -1.0f, 2.0f, 0.25f, -0.75f, 1.5f, 0.0f, 3.0f};
+    out->assign(8, 0.0f);
+    if (status == 0) {
+      ANeuralNetworksExecution_setInput(execution, 0, nullptr, input, sizeof(input));
+      ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out->data(), 8 * sizeof(float));
+      status = ANeuralNetworksExecution_compute(execution);
+    }
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+    return status;
+  }
+
+ private:
+  void add(const ANeuralNetworksOperandType& type, const void* value = nullptr,
+           size_t length = 0) {
+    ASSERT_EQ(ANeuralNetworksModel_addOperand(model_, &type), 0);
+    if (value) ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model_, next_, value, length), 0);
+    ++next_;
+  }
+
+  static constexpr float kFilter[4] = {1.0f, 0.5f, -0.5f, 2.0f};
+  static constexpr float kBias[2] = {0.1f, -0.2f};
+  static constexpr float kOffset[8] = {1, 2, 3, 4, -1, -2, -3, -4};
+  static constexpr int32_t kZero = 0;
+  ANeuralNetworksModel* model_ = nullptr;
+  int32_t next_ = 0;
+};
+
+class DriverPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(kEnvironmentReady);
+    unsetenv("ANNRT_PARTITION");
+    unsetenv("ANNRT_SAMPLE_FAILING_MODE");
+    reference_ = findDevice("nnapi-reference");
+    ASSERT_NE(reference_, nullptr);
+    ASSERT_EQ(model_.run({reference_}, &expected_), 0);
+  }
+
+  SmallModel model_;
+  const ANeuralNetworksDevice* reference_ = nullptr;
+  std::vector<float> expected_;
+};
+
+TEST_F(DriverPluginTest, SamplesLoadAndTheMismatchedAbiIsRefused) {
+  for (const char* name : {"sample-float-fast", "sample-quant", "sample-failing"}) {
+    EXPECT_NE(findDevice(name), nullptr) << name;
+  }
+  EXPECT_EQ(findDevice("bad-version"), nullptr);
+}
+
+TEST_F(DriverPluginTest, DevicesClaimOnlyWhatTheySupport) {
+  bool supported[3] = {};
+  const ANeuralNetworksDevice* fast = findDevice("sample-float-fast");
+  ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &fast, 1,
+                                                                  supported), 0);
+  EXPECT_TRUE(supported[0]);   // CONV_2D
+  EXPECT_TRUE(supported[1]);   // ADD
+  EXPECT_FALSE(supported[2]);  // LOGISTIC
+  const ANeuralNetworksDevice* quant = findDevice("sample-quant");
+  ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &quant, 1,
+                                                                  supported), 0);
+  EXPECT_FALSE(supported[0] || supported[1] || supported[2]);
+}
+
+TEST_F(DriverPluginTest, TwoDevicePlanMatchesTheReference) {
+  setenv("ANNRT_COST_MODEL", "0", 1);
+  std::vector<float> out;
+  ASSERT_EQ(model_.run({findDevice("sample-float-fast"), reference_}, &out), 0);
+  unsetenv("ANNRT_COST_MODEL");
+  EXPECT_EQ(lastPlanDevices(), (std::vector<std::string>{"sample-float-fast", "nnapi-reference"}));
+  EXPECT_EQ(out, expected_);
+}
+
+TEST_F(DriverPluginTest, CostModelKeepsATinyModelOnOneDevice) {
+  std::vector<float> out;
+  ASSERT_EQ(model_.run({findDevice("sample-float-fast"), reference_}, &out), 0);
+  EXPECT_EQ(lastPlanDevices(), (std::vector<std::string>{"nnapi-reference"}));
+  EXPECT_EQ(out, expected_);
+}
+
+TEST_F(DriverPluginTest, ListedDevicesMustCoverTheModel) {
+  std::vector<float> out;
+  EXPECT_EQ(model_.run({findDevice("sample-float-fast")}, &out), ANEURALNETWORKS_BAD_DATA);
+}
+
+TEST_F(DriverPluginTest, FailingDeviceFallsBackToTheCpu) {
+  for (const char* mode : {"compile", "execute", "output-size"}) {
+    setenv("ANNRT_SAMPLE_FAILING_MODE", mode, 1);
+    std::vector<float> out;
+    ASSERT_EQ(model_.run({}, &out), 0) << mode;
+    EXPECT_EQ(out, expected_) << mode;
+  }
+}
+
+TEST_F(DriverPluginTest, NoFallbackReturnsTheDeviceError) {
+  setenv("ANNRT_PARTITION", "2", 1);
+  std::vector<float> out;
+  setenv("ANNRT_SAMPLE_FAILING_MODE", "compile", 1);
+  EXPECT_EQ(model_.run({}, &out), ANEURALNETWORKS_OP_FAILED);
+  setenv("ANNRT_SAMPLE_FAILING_MODE", "execute", 1);
+  EXPECT_EQ(model_.run({}, &out), ANEURALNETWORKS_OP_FAILED);
+}
+
+TEST_F(DriverPluginTest, ExplicitFailingDeviceDoesNotFallBack) {
+  std::vector<float> out;
+  EXPECT_EQ(model_.run({findDevice("sample-failing")}, &out), ANEURALNETWORKS_OP_FAILED);
+}
+
+}  // namespace

@@ -1,0 +1,160 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Sample driver plug-ins that exercise partitioning and fallback. Built three
+// times (ANNRT_SAMPLE selects which):
+//   sample-float-fast  float32 CONV_2D, DEPTHWISE_CONV_2D and ADD only; claims 2x speed
+//   sample-quant       operations on quantized tensors only; claims 2x speed
+//   sample-failing     claims every operation at 10x speed and fails on purpose:
+//                      ANNRT_SAMPLE_FAILING_MODE=compile (default) | execute | output-size
+// They compute with the reference kernels, so results are real.
+#include <annrt/driver.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "driver_abi/exported_device.h"
+#include "drivers/reference/reference_device.h"
+
+namespace annrt::samples {
+namespace {
+
+enum class Kind { FLOAT_FAST, QUANT, FAILING };
+
+#if ANNRT_SAMPLE == 1
+constexpr Kind kKind = Kind::FLOAT_FAST;
+constexpr const char* kName = "sample-float-fast";
+#elif ANNRT_SAMPLE == 2
+constexpr Kind kKind = Kind::QUANT;
+constexpr const char* kName = "sample-quant";
+#else
+constexpr Kind kKind = Kind::FAILING;
+constexpr const char* kName = "sample-failing";
+#endif
+
+bool isQuantizedTensor(OperandType type) {
+  return isQuantizedType(type);
+}
+
+bool allTensorsAre(const Model& model, const Operation& operation, OperandType type) {
+  for (const auto* list : {&operation.inputs, &operation.outputs}) {
+    for (uint32_t index : *list) {
+      const OperandType t = model.main.operands[index].shape.type;
+      if (isTensorType(t) && t != type) return false;
+    }
+  }
+  return true;
+}
+
+bool claims(const Model& model, const Operation& operation) {
+  switch (kKind) {
+    case Kind::FLOAT_FAST:
+      return (operation.type == OperationType::CONV_2D ||
+              operation.type == OperationType::DEPTHWISE_CONV_2D ||
+              operation.type == OperationType::ADD) &&
+             allTensorsAre(model, operation, OperandType::TENSOR_FLOAT32);
+    case Kind::QUANT:
+      return !operation.inputs.empty() &&
+             isQuantizedTensor(model.main.operands[operation.inputs[0]].shape.type) &&
+             operation.type != OperationType::IF && operation.type != OperationType::WHILE;
+    case Kind::FAILING:
+      return true;
+  }
+  return false;
+}
+
+std::string failingMode() {
+  const char* mode = std::getenv("ANNRT_SAMPLE_FAILING_MODE");
+  return mode && *mode ? mode : "compile";
+}
+
+// Wraps a reference prepared model; the failing sample breaks it on purpose.
+class SamplePreparedModel final : public PreparedModel {
+ public:
+  explicit SamplePreparedModel(std::shared_ptr<PreparedModel> inner) : inner_(std::move(inner)) {}
+
+  ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override {
+    if (kKind == Kind::FAILING && failingMode() == "execute") {
+      return {ErrorCode::OP_FAILED, "execution fails on purpose", {}, {}, {}};
+    }
+    if (kKind == Kind::FAILING && failingMode() == "output-size") {
+      ExecutionOutcome outcome{ErrorCode::OUTPUT_INSUFFICIENT_SIZE,
+                               "reports every output as too small", {}, {}, {}};
+      for (const RequestArgument& output : request.outputs) {
+        outcome.outputShapes.push_back({output.dims, false});
+      }
+      return outcome;
+    }
+    return inner_->execute(request, options);
+  }
+
+ private:
+  std::shared_ptr<PreparedModel> inner_;
+};
+
+class SampleDevice final : public Device {
+ public:
+  SampleDevice() : reference_(reference::createReferenceDevice()) {
+    const float speed = kKind == Kind::FAILING ? 0.1f : 0.5f;
+    if (kKind == Kind::FLOAT_FAST) {
+      capabilities_.operandPerformance[OperandType::TENSOR_FLOAT32] = {speed, speed};
+    } else if (kKind == Kind::QUANT) {
+      for (OperandType type : {OperandType::TENSOR_QUANT8_ASYMM,
+                               OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+                               OperandType::TENSOR_QUANT8_SYMM, OperandType::TENSOR_QUANT16_ASYMM,
+                               OperandType::TENSOR_QUANT16_SYMM}) {
+        capabilities_.operandPerformance[type] = {speed, speed};
+      }
+    } else {
+      capabilities_.defaultPerformance = {speed, speed};
+      capabilities_.relaxedFloat32toFloat16Tensor = {speed, speed};
+      capabilities_.relaxedFloat32toFloat16Scalar = {speed, speed};
+      capabilities_.ifPerformance = {speed, speed};
+      capabilities_.whilePerformance = {speed, speed};
+    }
+  }
+
+  const std::string& name() const override { return name_; }
+  const std::string& version() const override { return version_; }
+  int32_t type() const override { return 4; }  // ANEURALNETWORKS_DEVICE_ACCELERATOR
+  int64_t featureLevel() const override { return reference_->featureLevel(); }
+  const Capabilities& capabilities() const override { return capabilities_; }
+
+  std::vector<bool> supportedOperations(const Model& model) const override {
+    const std::vector<bool> known = reference_->supportedOperations(model);
+    std::vector<bool> supported;
+    for (size_t i = 0; i < model.main.operations.size(); ++i) {
+      supported.push_back(known[i] && claims(model, model.main.operations[i]));
+    }
+    return supported;
+  }
+
+  Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
+                                                      const PrepareOptions& options) override {
+    if (kKind == Kind::FAILING && failingMode() == "compile") {
+      return makeError(ErrorCode::OP_FAILED, "compilation fails on purpose");
+    }
+    ANNRT_ASSIGN_OR_RETURN(auto inner, reference_->prepareModel(std::move(model), options));
+    return std::shared_ptr<PreparedModel>(std::make_shared<SamplePreparedModel>(inner));
+  }
+
+ private:
+  std::shared_ptr<Device> reference_;
+  std::string name_ = kName;
+  std::string version_ = "sample-1";
+  Capabilities capabilities_;
+};
+
+}  // namespace
+}  // namespace annrt::samples
+
+extern "C" __attribute__((visibility("default"))) const AnnrtDriver* annrt_driver_init(
+    uint32_t runtimeAbiVersion) {
+  if (ANNRT_DRIVER_ABI_MAJOR(runtimeAbiVersion) != ANNRT_DRIVER_ABI_MAJOR(ANNRT_DRIVER_ABI_VERSION)) {
+    return nullptr;
+  }
+  static const annrt::abi::DeviceExporter exporter(
+      annrt::samples::kName, {std::make_shared<annrt::samples::SampleDevice>()});
+  return exporter.driver();
+}

@@ -1,0 +1,29 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Test helpers: run an imported (or hand-built) NNAPI model on one device
+// through the public NNAPI API, with the tflite-oracle's deterministic inputs.
+#pragma once
+
+#include <android/NeuralNetworks.h>
+
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "tflite/importer.h"
+
+namespace annrt::tflite::testing {
+
+// The oracle's "sin01" input k: float32 sin(i*0.01 + k)*0.5 + 0.5 (computed in
+// double), uint8 (i*7 + 13k) mod 256, int8 that minus 128.
+std::vector<uint8_t> oracleInput(const TensorInfo& info, size_t k);
+
+// Compiles `model` for the named device and runs it once; returns each
+// output's bytes (sized from `outputs`' dims).
+Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
+                                                   const std::vector<std::vector<uint8_t>>& inputs,
+                                                   const std::vector<TensorInfo>& outputs,
+                                                   const std::string& device = "nnapi-reference");
+
+}  // namespace annrt::tflite::testing

@@ -1,0 +1,267 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "test_case.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace annrt::cts {
+namespace {
+
+using nlohmann::json;
+
+Lifetime parseLifetime(const json& operand) {
+  const int code = operand.at("lifetimeCode").get<int>();
+  if (code < 0 || code > static_cast<int>(Lifetime::kSubgraph)) {
+    throw std::runtime_error(fmt::format("unknown lifetimeCode {}", code));
+  }
+  return static_cast<Lifetime>(code);
+}
+
+Operand parseOperand(const json& j) {
+  Operand operand;
+  operand.type = j.at("type").get<int32_t>();
+  operand.name = j.value("name", "");
+  operand.dimensions = j.at("dimensions").get<std::vector<uint32_t>>();
+  operand.scale = static_cast<float>(j.at("scale").get<double>());
+  operand.zeroPoint = j.at("zeroPoint").get<int32_t>();
+  operand.lifetime = parseLifetime(j);
+  const json& channelQuant = j.at("channelQuant");
+  if (!channelQuant.is_null()) {
+    ChannelQuant quant;
+    quant.channelDim = channelQuant.at("channelDim").get<uint32_t>();
+    for (const json& scale : channelQuant.at("scales")) {
+      quant.scales.push_back(static_cast<float>(scale.get<double>()));
+    }
+    operand.channelQuant = std::move(quant);
+  }
+  operand.isIgnored = j.value("isIgnored", false);
+  const json& data = j.at("data");
+  operand.data.reserve(data.size());
+  for (const json& value : data) operand.data.push_back(value.get<double>());
+  return operand;
+}
+
+Operation parseOperation(const json& j) {
+  Operation operation;
+  operation.type = j.at("type").get<int32_t>();
+  operation.typeName = j.value("typeName", fmt::format("OPERATION_{}", operation.type));
+  operation.inputs = j.at("inputs").get<std::vector<uint32_t>>();
+  operation.outputs = j.at("outputs").get<std::vector<uint32_t>>();
+  return operation;
+}
+
+Subgraph parseSubgraph(const json& j) {
+  Subgraph subgraph;
+  for (const json& operand : j.at("operands")) subgraph.operands.push_back(parseOperand(operand));
+  for (const json& op : j.at("operations")) subgraph.operations.push_back(parseOperation(op));
+  subgraph.inputIndexes = j.at("inputIndexes").get<std::vector<uint32_t>>();
+  subgraph.outputIndexes = j.at("outputIndexes").get<std::vector<uint32_t>>();
+  return subgraph;
+}
+
+Tolerance parseTolerance(const json& accuracy, const char* key) {
+  const json& j = accuracy.at(key);
+  return {j.at("atol").get<double>(), j.at("rtol").get<double>()};
+}
+
+Accuracy parseAccuracy(const json& j) {
+  Accuracy accuracy;
+  accuracy.float32 = parseTolerance(j, "float32");
+  accuracy.float16 = parseTolerance(j, "float16");
+  accuracy.int32 = parseTolerance(j, "int32");
+  accuracy.quant8Asymm = parseTolerance(j, "quant8Asymm");
+  accuracy.quant8AsymmSigned = parseTolerance(j, "quant8AsymmSigned");
+  accuracy.quant8Symm = parseTolerance(j, "quant8Symm");
+  accuracy.quant16Asymm = parseTolerance(j, "quant16Asymm");
+  accuracy.quant16Symm = parseTolerance(j, "quant16Symm");
+  return accuracy;
+}
+
+Harness parseHarness(const json& j) {
+  Harness harness;
+  harness.generatedTests = j.value("GeneratedTests", false);
+  harness.dynamicOutputShapeTest = j.value("DynamicOutputShapeTest", false);
+  harness.generatedValidationTests = j.value("GeneratedValidationTests", false);
+  harness.quantizationCouplingTest = j.value("QuantizationCouplingTest", false);
+  harness.deviceMemoryTest = j.value("DeviceMemoryTest", false);
+  harness.fencedComputeTest = j.value("FencedComputeTest", false);
+  harness.isInfiniteLoopTimeoutTest = j.value("isInfiniteLoopTimeoutTest", false);
+  return harness;
+}
+
+TestCase parseTestCase(const json& j) {
+  TestCase testCase;
+  testCase.name = j.at("name").get<std::string>();
+  testCase.spec = j.value("spec", "");
+  testCase.versionDir = j.value("versionDir", "");
+  const json& level = j.at("minFeatureLevel");
+  if (!level.is_null()) testCase.minFeatureLevel = level.get<int64_t>();
+  testCase.isRelaxed = j.at("isRelaxed").get<bool>();
+  testCase.expectFailure = j.at("expectFailure").get<bool>();
+  testCase.multinomialTolerance = j.value("expectedMultinomialDistributionTolerance", 0.0);
+  testCase.main = parseSubgraph(j.at("main"));
+  for (const json& subgraph : j.at("referenced")) {
+    testCase.referenced.push_back(parseSubgraph(subgraph));
+  }
+  testCase.harness = parseHarness(j.at("harness"));
+  testCase.accuracy = parseAccuracy(j.at("accuracy"));
+  return testCase;
+}
+
+void loadFile(const std::filesystem::path& path, std::vector<TestCase>* cases) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot open {}", path.string()));
+  try {
+    const json file = json::parse(in);
+    for (const json& entry : file) cases->push_back(parseTestCase(entry));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+  }
+}
+
+template <typename T>
+void store(std::vector<uint8_t>* out, size_t index, T value) {
+  std::memcpy(out->data() + index * sizeof(T), &value, sizeof(T));
+}
+
+template <typename T>
+double load(const uint8_t* buffer, size_t index) {
+  T value;
+  std::memcpy(&value, buffer + index * sizeof(T), sizeof(T));
+  return static_cast<double>(value);
+}
+
+bool isPlaceholderAdd(const Subgraph& subgraph, const Operation& operation) {
+  if (operation.typeName != "ADD") return false;
+  return std::any_of(operation.inputs.begin(), operation.inputs.end(), [&](uint32_t index) {
+    return index < subgraph.operands.size() &&
+           subgraph.operands[index].name.starts_with("placeholder");
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> versionDirectories(bool includeExperimental) {
+  std::vector<std::string> dirs = {"V1_0",          "V1_1",    "V1_2",   "V1_3",
+                                   "V1_3_cts_only", "AIDL_V2", "AIDL_V3"};
+  if (includeExperimental) dirs.push_back("experimental");
+  return dirs;
+}
+
+std::vector<TestCase> loadTestCases(const std::filesystem::path& root, bool includeExperimental) {
+  std::vector<TestCase> cases;
+  for (const std::string& dir : versionDirectories(includeExperimental)) {
+    const std::filesystem::path folder = root / dir;
+    if (!std::filesystem::is_directory(folder)) continue;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json") {
+        files.push_back(entry.path());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) loadFile(file, &cases);
+  }
+  return cases;
+}
+
+size_t elementSize(int32_t type) {
+  switch (type) {
+    case kFloat32:
+    case kInt32:
+    case kUint32:
+    case kTensorFloat32:
+    case kTensorInt32: return 4;
+    case kTensorFloat16:
+    case kFloat16:
+    case kTensorQuant16Symm:
+    case kTensorQuant16Asymm: return 2;
+    case kTensorQuant8Asymm:
+    case kBool:
+    case kTensorBool8:
+    case kTensorQuant8SymmPerChannel:
+    case kTensorQuant8Symm:
+    case kTensorQuant8AsymmSigned: return 1;
+    default: return 0;
+  }
+}
+
+std::vector<uint8_t> encodeData(int32_t type, const std::vector<double>& data) {
+  std::vector<uint8_t> out(data.size() * elementSize(type));
+  for (size_t i = 0; i < data.size(); ++i) {
+    const double v = data[i];
+    switch (type) {
+      case kFloat32:
+      case kTensorFloat32: store(&out, i, static_cast<float>(v)); break;
+      case kFloat16:
+      case kTensorFloat16: store(&out, i, static_cast<_Float16>(static_cast<float>(v))); break;
+      case kInt32:
+      case kTensorInt32: store(&out, i, static_cast<int32_t>(v)); break;
+      case kUint32: store(&out, i, static_cast<uint32_t>(v)); break;
+      case kTensorQuant8Asymm:
+      case kBool:
+      case kTensorBool8: store(&out, i, static_cast<uint8_t>(v)); break;
+      case kTensorQuant8SymmPerChannel:
+      case kTensorQuant8Symm:
+      case kTensorQuant8AsymmSigned: store(&out, i, static_cast<int8_t>(v)); break;
+      case kTensorQuant16Asymm: store(&out, i, static_cast<uint16_t>(v)); break;
+      case kTensorQuant16Symm: store(&out, i, static_cast<int16_t>(v)); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+double decodeElement(int32_t type, const uint8_t* buffer, size_t index) {
+  switch (type) {
+    case kFloat32:
+    case kTensorFloat32: return load<float>(buffer, index);
+    case kFloat16:
+    case kTensorFloat16: return load<_Float16>(buffer, index);
+    case kInt32:
+    case kTensorInt32: return load<int32_t>(buffer, index);
+    case kUint32: return load<uint32_t>(buffer, index);
+    case kTensorQuant8Asymm:
+    case kBool:
+    case kTensorBool8: return load<uint8_t>(buffer, index);
+    case kTensorQuant8SymmPerChannel:
+    case kTensorQuant8Symm:
+    case kTensorQuant8AsymmSigned: return load<int8_t>(buffer, index);
+    case kTensorQuant16Asymm: return load<uint16_t>(buffer, index);
+    case kTensorQuant16Symm: return load<int16_t>(buffer, index);
+    default: return 0.0;
+  }
+}
+
+std::string mainOperationName(const TestCase& testCase) {
+  const auto& operations = testCase.main.operations;
+  if (operations.empty()) return "(none)";
+  for (const Operation& operation : operations) {
+    if (!isPlaceholderAdd(testCase.main, operation)) return operation.typeName;
+  }
+  return operations.front().typeName;
+}
+
+TestCase makeQuantizationCoupling(const TestCase& testCase) {
+  TestCase result = testCase;
+  auto process = [](Subgraph& subgraph) {
+    for (Operand& operand : subgraph.operands) {
+      if (operand.type != kTensorQuant8Asymm) continue;
+      operand.type = kTensorQuant8AsymmSigned;
+      operand.zeroPoint -= 128;
+      for (double& value : operand.data) value -= 128.0;
+    }
+  };
+  process(result.main);
+  for (Subgraph& subgraph : result.referenced) process(subgraph);
+  return result;
+}
+
+}  // namespace annrt::cts
