@@ -14,6 +14,8 @@
 #include <optional>
 #include <vector>
 
+#include "common/reference_compilation.h"
+
 namespace {
 
 struct Tensor {
@@ -78,7 +80,9 @@ int run(int32_t operation, const std::vector<Tensor>& inputs, std::optional<int3
     status = ANeuralNetworksModel_finish(model);
   }
   if (status == ANEURALNETWORKS_NO_ERROR) {
-    ANeuralNetworksCompilation_create(model, &compilation);
+    status = annrt::test::createReferenceCompilation(model, &compilation);
+  }
+  if (status == ANEURALNETWORKS_NO_ERROR) {
     status = ANeuralNetworksCompilation_finish(compilation);
   }
   if (status == ANEURALNETWORKS_NO_ERROR) {

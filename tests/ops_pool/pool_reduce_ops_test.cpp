@@ -14,6 +14,8 @@
 #include <limits>
 #include <vector>
 
+#include "common/reference_compilation.h"
+
 namespace {
 
 // A model operand: a model input (tensor) or a constant (scalar or tensor).
@@ -113,7 +115,9 @@ int run(int32_t operation, const std::vector<Operand>& inputs, std::vector<Opera
     status = ANeuralNetworksModel_finish(model);
   }
   if (status == ANEURALNETWORKS_NO_ERROR) {
-    ANeuralNetworksCompilation_create(model, &compilation);
+    status = annrt::test::createReferenceCompilation(model, &compilation);
+  }
+  if (status == ANEURALNETWORKS_NO_ERROR) {
     status = ANeuralNetworksCompilation_finish(compilation);
   }
   if (status == ANEURALNETWORKS_NO_ERROR) {

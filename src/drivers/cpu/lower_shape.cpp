@@ -4,6 +4,8 @@
 // Shape and data-movement ops with static shapes: RESHAPE, SQUEEZE and
 // EXPAND_DIMS (to the output's known dims), PAD and PAD_V2 (constant
 // paddings), RESIZE_BILINEAR and DEPTH_TO_SPACE (NHWC).
+#include <cmath>
+
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -64,6 +66,34 @@ Result<void> lowerPad(LoweringContext& context, const Operation& op) {
                   "xnn_define_static_constant_pad");
 }
 
+namespace {
+
+// XNNPACK sizes the output from the output operand alone, so the size or
+// scale scalars must agree with it (and give a non-empty image), as the
+// reference device requires.
+Result<void> checkResizeSize(const LoweringContext& context, const Operation& op,
+                             const Shape& input, const Shape& output) {
+  int64_t width = 0, height = 0;
+  if (context.input(op, 1).shape.type == OperandType::INT32) {
+    ANNRT_ASSIGN_OR_RETURN(int32_t w, context.intScalar(op, 1));
+    ANNRT_ASSIGN_OR_RETURN(int32_t h, context.intScalar(op, 2));
+    width = w;
+    height = h;
+  } else {
+    ANNRT_ASSIGN_OR_RETURN(float w, context.floatScalar(op, 1));
+    ANNRT_ASSIGN_OR_RETURN(float h, context.floatScalar(op, 2));
+    width = static_cast<int64_t>(std::floor(static_cast<double>(input.dims[2]) * w));
+    height = static_cast<int64_t>(std::floor(static_cast<double>(input.dims[1]) * h));
+  }
+  ANNRT_CPU_REQUIRE(width > 0 && height > 0, "output size {}x{} is empty", width, height);
+  ANNRT_CPU_REQUIRE(output.dims[1] == height && output.dims[2] == width,
+                    "output {} does not match the requested size {}x{}", toString(output.dims),
+                    height, width);
+  return {};
+}
+
+}  // namespace
+
 // Inputs: image, width (or scale), height (or scale), [layout, align corners,
 // half-pixel centers]. The output's dims give the size either way.
 Result<void> lowerResize(LoweringContext& context, const Operation& op) {
@@ -83,6 +113,7 @@ Result<void> lowerResize(LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(output.dims[0] == input.dims[0] && output.dims[3] == input.dims[3],
                     "output {} does not match input {}", toString(output.dims),
                     toString(input.dims));
+  ANNRT_RETURN_IF_ERROR(checkResizeSize(context, op, input, output));
   if (context.checking()) return {};
   const uint32_t flags = alignCorners ? XNN_FLAG_ALIGN_CORNERS
                          : halfPixel  ? 0
