@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <tuple>
 
 #include "model_runner.h"
 #include "tflite/importer.h"
@@ -60,10 +62,15 @@ Figure compareOutput(const std::vector<uint8_t>& bytes, const nlohmann::json& re
           reference["name"].get<std::string>()};
 }
 
-class AccuracyTest : public ::testing::TestWithParam<const char*> {};
+// A model and where it runs: one device alone, or (empty) the runtime's own
+// plan, in which annrt-cpu and any plug-in take the operations they claim.
+using AccuracyCase = std::tuple<const char*, const char*>;
+
+class AccuracyTest : public ::testing::TestWithParam<AccuracyCase> {};
 
 TEST_P(AccuracyTest, MatchesTensorFlowLite) {
-  const std::string name = GetParam();
+  const std::string name = std::get<0>(GetParam());
+  const std::string device = std::get<1>(GetParam());
   const fs::path model = modelsDir() / (name + ".tflite");
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found: run scripts/fetch-models.sh";
   const fs::path referencePath = referenceDir() / (name + ".json");
@@ -80,7 +87,7 @@ TEST_P(AccuracyTest, MatchesTensorFlowLite) {
   for (size_t k = 0; k < m.inputs().size(); ++k) {
     inputs.push_back(testing::oracleInput(m.inputs()[k], k));
   }
-  auto outputs = testing::runModel(m.model(), inputs, m.outputs());
+  auto outputs = testing::runModel(m.model(), inputs, m.outputs(), device);
   ASSERT_TRUE(outputs.ok()) << outputs.error().message;
   ASSERT_EQ(outputs->size(), reference["outputs"].size());
   Figure worst;
@@ -94,9 +101,10 @@ TEST_P(AccuracyTest, MatchesTensorFlowLite) {
     if (figure.error >= worst.error) worst = figure;
   }
   std::cout << fmt::format(
-      "[ accuracy ] {}: worst max|annrt-TFLite|/max(1,max|TFLite|) = {:.3e} "
+      "[ accuracy ] {} on {}: worst max|annrt-TFLite|/max(1,max|TFLite|) = {:.3e} "
       "(output '{}', max abs difference {:.3e} = {:.3e} of max|TFLite|; limit {:.0e})\n",
-      name, worst.error, worst.output, worst.absolute, worst.relative, kTolerance);
+      name, device.empty() ? "the default plan" : device, worst.error, worst.output, worst.absolute,
+      worst.relative, kTolerance);
 }
 
 // The selfie segmentation references come from their builtin TRANSPOSE_CONV
@@ -107,8 +115,15 @@ constexpr const char* kModels[] = {
     "pose_landmark_full",         "selfie_segmentation",       "selfie_segmentation_landscape",
 };
 
-INSTANTIATE_TEST_SUITE_P(DefaultModels, AccuracyTest, ::testing::ValuesIn(kModels),
-                         [](const auto& info) { return std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(DefaultModels, AccuracyTest,
+                         ::testing::Combine(::testing::ValuesIn(kModels),
+                                            ::testing::Values("nnapi-reference", "")),
+                         [](const auto& info) {
+                           const std::string device = std::get<1>(info.param);
+                           return std::string(std::get<0>(info.param)) + "_" +
+                                  (device.empty() ? std::string("DefaultPlan")
+                                                  : std::string("Reference"));
+                         });
 
 }  // namespace
 }  // namespace annrt::tflite

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <ostream>
 #include <random>
 
 #include "model_runner.h"
@@ -66,6 +67,11 @@ struct MalformedCase {
   std::function<void(ModelSpec&)> mutate;
   const char* expected;
 };
+
+// Names the case in test listings (gtest would otherwise dump its bytes).
+void PrintTo(const MalformedCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 const MalformedCase kMalformed[] = {
     {"UnknownOpVersion", [](ModelSpec& m) { m.opcodes[0].version = 99; },
@@ -330,8 +336,8 @@ TEST(ImporterTest, AppliesInputShapeOverridesAndRelaxation) {
   auto imported = importBuffer(serialize(addModel()), options);
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   EXPECT_EQ((*imported)->inputs()[0].dims, (std::vector<uint32_t>{1, 2, 2, 1}));
-  auto outputs = testing::runModel((*imported)->model(), {std::vector<uint8_t>(16)},
-                                   (*imported)->outputs());
+  auto outputs =
+      testing::runModel((*imported)->model(), {std::vector<uint8_t>(16)}, (*imported)->outputs());
   ASSERT_TRUE(outputs.ok()) << outputs.error().message;
   options.inputShapes = {{1, 2, 2}};
   auto rejected = importBuffer(serialize(addModel()), options);

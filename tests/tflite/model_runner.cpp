@@ -56,11 +56,16 @@ Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                                    const std::vector<std::vector<uint8_t>>& inputs,
                                                    const std::vector<TensorInfo>& outputs,
                                                    const std::string& deviceName) {
-  ANNRT_ASSIGN_OR_RETURN(const ANeuralNetworksDevice* device, findDevice(deviceName));
   ANeuralNetworksCompilation* rawCompilation = nullptr;
-  ANNRT_RETURN_IF_ERROR(
-      check(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &rawCompilation),
-            "createForDevices"));
+  if (deviceName.empty()) {
+    ANNRT_RETURN_IF_ERROR(
+        check(ANeuralNetworksCompilation_create(model, &rawCompilation), "Compilation_create"));
+  } else {
+    ANNRT_ASSIGN_OR_RETURN(const ANeuralNetworksDevice* device, findDevice(deviceName));
+    ANNRT_RETURN_IF_ERROR(
+        check(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &rawCompilation),
+              "createForDevices"));
+  }
   std::unique_ptr<ANeuralNetworksCompilation, CompilationDeleter> compilation(rawCompilation);
   ANNRT_RETURN_IF_ERROR(
       check(ANeuralNetworksCompilation_finish(compilation.get()), "Compilation_finish"));

@@ -19,7 +19,8 @@ namespace annrt::tflite::testing {
 // double), uint8 (i*7 + 13k) mod 256, int8 that minus 128.
 std::vector<uint8_t> oracleInput(const TensorInfo& info, size_t k);
 
-// Compiles `model` for the named device and runs it once; returns each
+// Compiles `model` for the named device (or, with an empty name, for the
+// runtime's own plan over all devices) and runs it once; returns each
 // output's bytes (sized from `outputs`' dims).
 Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                                    const std::vector<std::vector<uint8_t>>& inputs,

@@ -33,9 +33,9 @@ Result<void> lowerReshape(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, 0));
   ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
   const std::vector<size_t> shape = toSizes(output.dims);
-  return checkXnn(xnn_define_static_reshape(context.subgraph(), shape.size(), shape.data(), in,
-                                            out, 0),
-                  "xnn_define_static_reshape");
+  return checkXnn(
+      xnn_define_static_reshape(context.subgraph(), shape.size(), shape.data(), in, out, 0),
+      "xnn_define_static_reshape");
 }
 
 Result<void> lowerPad(LoweringContext& context, const Operation& op) {
@@ -51,8 +51,7 @@ Result<void> lowerPad(LoweringContext& context, const Operation& op) {
   }
   std::vector<size_t> before(rank(input)), after(rank(input));
   for (uint32_t axis = 0; axis < rank(input); ++axis) {
-    ANNRT_CPU_REQUIRE(paddings[2 * axis] >= 0 && paddings[2 * axis + 1] >= 0,
-                      "negative paddings");
+    ANNRT_CPU_REQUIRE(paddings[2 * axis] >= 0 && paddings[2 * axis + 1] >= 0, "negative paddings");
     before[axis] = static_cast<size_t>(paddings[2 * axis]);
     after[axis] = static_cast<size_t>(paddings[2 * axis + 1]);
     ANNRT_CPU_REQUIRE(output.dims[axis] == input.dims[axis] + before[axis] + after[axis],
