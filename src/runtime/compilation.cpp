@@ -48,6 +48,7 @@ Compilation::Compilation(std::shared_ptr<const Model> model,
 Compilation::~Compilation() {
   Telemetry& telemetry = DeviceManager::get().telemetry();
   if (plan_ && telemetry.profilingEnabled()) telemetry.addProfile(plan_->profile());
+  if (plan_) telemetry.writeStats();
 }
 
 Result<void> Compilation::checkModifiable() const {

@@ -28,7 +28,9 @@ Result<void> allocate(BoundaryBuffer& buffer, const Shape& shape) {
   return {};
 }
 
-ExecutionOutcome failure(const Error& error) { return {error.code, error.message, {}, {}, {}}; }
+ExecutionOutcome failure(const Error& error) {
+  return {error.code, error.message, {}, {}, {}};
+}
 
 bool isWholeModel(const Model& model, const std::vector<uint32_t>& operations) {
   return operations.size() == model.main.operations.size();
@@ -75,8 +77,7 @@ Result<void> ExecutionPlan::prepareStep(Step& step) {
   }
   if (!canFallBack(*step.device, prepared.error().code)) return prepared.takeError();
   logWarning("compiling a partition of {} operations on {} failed ({}); retrying on {}",
-             step.operations.size(), step.device->name(), prepared.error().message,
-             cpu_->name());
+             step.operations.size(), step.device->name(), prepared.error().message, cpu_->name());
   noteFallback(*step.device);
   ANNRT_ASSIGN_OR_RETURN(step.prepared, cpu_->prepareModel(step.submodel.model, options_));
   step.device = cpu_;
@@ -95,6 +96,7 @@ Result<std::shared_ptr<PreparedModel>> ExecutionPlan::preparedOnCpu(
   std::lock_guard<std::mutex> lock(mutex);
   if (!slot) {
     ANNRT_ASSIGN_OR_RETURN(slot, cpu_->prepareModel(std::move(model), options_));
+    DeviceManager::get().telemetry().countCompilation(cpu_->name());
   }
   return slot;
 }
@@ -124,21 +126,34 @@ ExecutionOutcome ExecutionPlan::runStep(Step& step, const Request& request,
                                         const ExecutionOptions& options) {
   TraceSpan span(TraceLayer::DRIVER, TracePhase::COMPUTE, "execute");
   ExecutionOutcome outcome = step.prepared->execute(request, options);
-  if (auto honest = checkInsufficientClaims(*step.submodel.model, request, outcome);
-      !honest.ok()) {
+  if (auto honest = checkInsufficientClaims(*step.submodel.model, request, outcome); !honest.ok()) {
     outcome.status = honest.error().code;
     outcome.message = honest.error().message;
   }
-  if (outcome.status == ErrorCode::NO_ERROR || !canFallBack(*step.device, outcome.status)) {
+  if (outcome.status == ErrorCode::NO_ERROR) {
+    countInference(*step.device);
     return outcome;
   }
+  if (!canFallBack(*step.device, outcome.status)) return outcome;
   logWarning("a partition of {} operations failed on {} ({}: {}); retrying on {}",
              step.operations.size(), step.device->name(), errorCodeName(outcome.status),
              outcome.message, cpu_->name());
   noteFallback(*step.device);
   auto fallback = preparedOnCpu(step.fallbackMutex, step.fallback, step.submodel.model);
   if (!fallback.ok()) return failure(fallback.error());
-  return (*fallback)->execute(request, options);
+  return executeOnCpu(**fallback, request, options);
+}
+
+// Counters name the device that really ran, so fallbacks show up as CPU work.
+ExecutionOutcome ExecutionPlan::executeOnCpu(PreparedModel& prepared, const Request& request,
+                                             const ExecutionOptions& options) {
+  ExecutionOutcome outcome = prepared.execute(request, options);
+  if (outcome.status == ErrorCode::NO_ERROR) countInference(*cpu_);
+  return outcome;
+}
+
+void ExecutionPlan::countInference(const Device& device) {
+  DeviceManager::get().telemetry().countInference(device.name());
 }
 
 ExecutionOutcome ExecutionPlan::runWholeOnCpu(const Request& request,
@@ -146,7 +161,7 @@ ExecutionOutcome ExecutionPlan::runWholeOnCpu(const Request& request,
   noteFallback(*steps_.front()->device);
   auto fallback = preparedOnCpu(wholeFallbackMutex_, wholeFallback_, model_);
   if (!fallback.ok()) return failure(fallback.error());
-  return (*fallback)->execute(request, options);
+  return executeOnCpu(**fallback, request, options);
 }
 
 ExecutionOutcome ExecutionPlan::execute(const Request& request, const ExecutionOptions& options) {
@@ -154,8 +169,6 @@ ExecutionOutcome ExecutionPlan::execute(const Request& request, const ExecutionO
                                  ? runStep(*steps_[0], request, options)
                                  : runSteps(request, options);
   if (outcome.status == ErrorCode::NO_ERROR) {
-    Telemetry& telemetry = DeviceManager::get().telemetry();
-    for (const auto& step : steps_) telemetry.countInference(step->device->name());
     if (options.profileOperations) accumulateProfile(outcome.operationNs);
     return outcome;
   }
@@ -259,7 +272,8 @@ ExecutionOutcome ExecutionPlan::runSteps(const Request& request, const Execution
       }
     }
     for (size_t k = 0; k < outcome.operationNs.size() && k < step.operations.size(); ++k) {
-      if (options.profileOperations) result.operationNs[step.operations[k]] = outcome.operationNs[k];
+      if (options.profileOperations)
+        result.operationNs[step.operations[k]] = outcome.operationNs[k];
     }
     if (options.measureTiming && outcome.timing.onDeviceNs != kNoTiming) {
       auto add = [](uint64_t& total, uint64_t part) {

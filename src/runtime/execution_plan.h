@@ -61,6 +61,9 @@ class ExecutionPlan final : public PreparedModel {
                                                        std::shared_ptr<PreparedModel>& slot,
                                                        std::shared_ptr<const Model> model);
   bool canFallBack(const Device& failed, ErrorCode status) const;
+  ExecutionOutcome executeOnCpu(PreparedModel& prepared, const Request& request,
+                                const ExecutionOptions& options);
+  static void countInference(const Device& device);
   void noteFallback(const Device& from);
   void accumulateProfile(const std::vector<uint64_t>& operationNs);
 

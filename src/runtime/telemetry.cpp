@@ -2,10 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/telemetry.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "common/log.h"
 
@@ -20,6 +19,10 @@ Telemetry::Telemetry() {
 }
 
 Telemetry::~Telemetry() {
+  writeStats();
+}
+
+void Telemetry::writeStats() const {
   if (!statsPath_.empty()) writeFile(statsPath_, statsJson());
 }
 
@@ -66,8 +69,10 @@ void Telemetry::addProfile(CompilationProfile profile) {
 std::string Telemetry::statsJson() const {
   nlohmann::json devices = nlohmann::json::object();
   for (const auto& [name, c] : counters()) {
-    devices[name] = {{"compilations", c.compilations}, {"inferences", c.inferences},
-                     {"cache_hits", c.cacheHits},      {"cache_misses", c.cacheMisses},
+    devices[name] = {{"compilations", c.compilations},
+                     {"inferences", c.inferences},
+                     {"cache_hits", c.cacheHits},
+                     {"cache_misses", c.cacheMisses},
                      {"fallbacks", c.fallbacks}};
   }
   return nlohmann::json{{"devices", devices}}.dump(2);
@@ -83,8 +88,11 @@ std::string Telemetry::profilesJson() const {
     }
     nlohmann::json operations = nlohmann::json::array();
     for (const OperationProfile& op : profile.operations) {
-      operations.push_back({{"index", op.index}, {"type", op.type}, {"device", op.device},
-                            {"count", op.count}, {"total_ns", op.totalNs}});
+      operations.push_back({{"index", op.index},
+                            {"type", op.type},
+                            {"device", op.device},
+                            {"count", op.count},
+                            {"total_ns", op.totalNs}});
     }
     compilations.push_back({{"model_operations", profile.modelOperations},
                             {"steps", steps},

@@ -46,6 +46,10 @@ class Telemetry {
   Telemetry();
   ~Telemetry();  // writes ANNRT_STATS
 
+  // Also written as each compilation is freed, so that a tool can read the
+  // counters of its own run without waiting for the process to exit.
+  void writeStats() const;
+
   bool profilingEnabled() const { return profiling_; }
   void countCompilation(const std::string& device);
   void countInference(const std::string& device);

@@ -96,7 +96,9 @@ class SamplePreparedModel final : public PreparedModel {
 class SampleDevice final : public Device {
  public:
   SampleDevice() : reference_(reference::createReferenceDevice()) {
-    const float speed = kKind == Kind::FAILING ? 0.1f : 0.5f;
+    // sample-failing must look better than every real device (annrt-cpu
+    // reports 0.1) so that plans pick it and its failures are exercised.
+    const float speed = kKind == Kind::FAILING ? 0.01f : 0.5f;
     if (kKind == Kind::FLOAT_FAST) {
       capabilities_.operandPerformance[OperandType::TENSOR_FLOAT32] = {speed, speed};
     } else if (kKind == Kind::QUANT) {

@@ -16,6 +16,7 @@
 #include "benchmark_params.h"
 #include "benchmark_report.h"
 #include "benchmark_session.h"
+#include "device_counters.h"
 #include "memory_usage.h"
 #include "op_profile.h"
 #include "op_profile_table.h"
@@ -90,6 +91,17 @@ void printOperatorProfile(const RuntimeEnvironment& environment, const ModelSour
   if (environment.profileIsTemporary) std::remove(environment.profilePath.c_str());
 }
 
+// The runtime rewrites its counters as each compilation is freed.
+void printDeviceCounters(const RuntimeEnvironment& environment) {
+  Result<std::vector<DeviceCounters>> counters = readDeviceCounters(environment.statsPath);
+  if (!counters.ok()) {
+    logWarn("no device counters (ANNRT_STATS): " + counters.error().message);
+  } else {
+    for (const std::string& line : deviceCounterLines(*counters)) logInfo(line);
+  }
+  if (environment.statsIsTemporary) std::remove(environment.statsPath.c_str());
+}
+
 struct Timings {
   int64_t initUs = 0;
   RunStat warmup;
@@ -146,6 +158,7 @@ Result<void> benchmarkMain(const BenchmarkParams& params, const FlagSet& flags) 
   logInfo(inferenceTimingsLine(timings.initUs, timings.warmup, timings.inference));
   for (const std::string& line : memoryLines(startMemory, afterInit, endMemory)) logInfo(line);
   session.releaseCompilation();
+  printDeviceCounters(environment);
   if (params.enableOpProfiling) {
     printOperatorProfile(environment, session.model(), session.selection(),
                          timings.warmup.count() + timings.inference.count());

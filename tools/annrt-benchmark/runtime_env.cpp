@@ -13,12 +13,12 @@
 namespace annrt::tools {
 namespace {
 
-Result<std::string> makeTemporaryProfilePath() {
+Result<std::string> makeTemporaryPath(const std::string& kind) {
   const char* dir = getenv("TMPDIR");
   std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
-                     "/annrt-benchmark-profile-XXXXXX";
+                     "/annrt-benchmark-" + kind + "-XXXXXX";
   const int fd = mkstemp(path.data());
-  ANNRT_CHECK(fd >= 0, "cannot create a temporary profile file {}: {}", path, strerror(errno));
+  ANNRT_CHECK(fd >= 0, "cannot create a temporary {} file {}: {}", kind, path, strerror(errno));
   close(fd);
   return path;
 }
@@ -26,6 +26,22 @@ Result<std::string> makeTemporaryProfilePath() {
 Result<void> setVariable(const std::string& name, const std::string& value) {
   ANNRT_CHECK(setenv(name.c_str(), value.c_str(), 1) == 0, "cannot set {}: {}", name,
               strerror(errno));
+  return {};
+}
+
+// Points `variable` at a file the runtime writes: the user's own file when the
+// variable already names one ("0"/"1" name no file), else a temporary one.
+Result<void> useOutputFile(const char* variable, const std::string& kind, std::string& path,
+                           bool& temporary, RuntimeEnvironment& environment) {
+  const std::string existing = getenv(variable) != nullptr ? getenv(variable) : "";
+  if (!existing.empty() && existing != "0" && existing != "1") {
+    path = existing;
+    return {};
+  }
+  ANNRT_ASSIGN_OR_RETURN(path, makeTemporaryPath(kind));
+  temporary = true;
+  ANNRT_RETURN_IF_ERROR(setVariable(variable, path));
+  environment.assignments.push_back(std::string(variable) + "=" + path);
   return {};
 }
 
@@ -52,18 +68,11 @@ Result<RuntimeEnvironment> applyRuntimeEnvironment(const BenchmarkParams& params
     ANNRT_RETURN_IF_ERROR(setVariable(name, value));
     environment.assignments.push_back(name + "=" + value);
   }
+  ANNRT_RETURN_IF_ERROR(useOutputFile("ANNRT_STATS", "stats", environment.statsPath,
+                                      environment.statsIsTemporary, environment));
   if (!params.enableOpProfiling) return environment;
-  // An ANNRT_PROFILE file set by the user is kept; "0"/"1" (off / log only)
-  // name no file, so they are replaced.
-  const std::string existing = getenv("ANNRT_PROFILE") != nullptr ? getenv("ANNRT_PROFILE") : "";
-  if (!existing.empty() && existing != "0" && existing != "1") {
-    environment.profilePath = existing;
-    return environment;
-  }
-  ANNRT_ASSIGN_OR_RETURN(environment.profilePath, makeTemporaryProfilePath());
-  environment.profileIsTemporary = true;
-  ANNRT_RETURN_IF_ERROR(setVariable("ANNRT_PROFILE", environment.profilePath));
-  environment.assignments.push_back("ANNRT_PROFILE=" + environment.profilePath);
+  ANNRT_RETURN_IF_ERROR(useOutputFile("ANNRT_PROFILE", "profile", environment.profilePath,
+                                      environment.profileIsTemporary, environment));
   return environment;
 }
 

@@ -8,6 +8,8 @@
 //   --min_nodes_per_partition=N (N > 0)   -> ANNRT_MIN_NODES_PER_PARTITION=N
 //   --enable_op_profiling=true            -> ANNRT_PROFILE=<temporary file> (a file
 //                                            already named there is kept)
+//   always                                -> ANNRT_STATS=<temporary file> (likewise),
+//                                            the per-device counters shown after the run
 // The partition flags apply only with --use_nnapi=true (otherwise the runtime
 // runs with its defaults).
 #pragma once
@@ -24,6 +26,8 @@ struct RuntimeEnvironment {
   std::vector<std::string> assignments;  // "NAME=value" lines that were set
   std::string profilePath;               // where the runtime writes the profile, or ""
   bool profileIsTemporary = false;       // created here; remove after reading
+  std::string statsPath;                 // where the runtime writes its counters
+  bool statsIsTemporary = false;
 };
 
 // The NAME=value pairs `params` asks for, without touching the environment
