@@ -9,7 +9,7 @@
 namespace annrt::tools {
 namespace {
 
-constexpr const char* kNotReported = "not reported (needs a runtime hook)";
+constexpr const char* kNotReported = "not reported";
 
 std::string capabilityLines(const DeviceCapabilities& capabilities) {
   std::string text;

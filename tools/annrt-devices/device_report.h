@@ -12,8 +12,7 @@
 
 namespace annrt::tools {
 
-// What the NNAPI C API does not report per device. A runtime hook (an annrt
-// extension query) will fill these; until then they print as "not reported".
+// What the NNAPI C API does not report per device (see device_capabilities.h).
 struct DeviceCapabilities {
   std::optional<std::vector<std::string>> operandTypes;  // e.g. TENSOR_FLOAT32, ...
   std::optional<std::string> performance;                // e.g. relative float32/quant8 speed

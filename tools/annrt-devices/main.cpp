@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // annrt-devices: lists the NNAPI devices of libneuralnetworks.so (name, type,
-// version, feature level). --names prints only the names, one per line.
+// version, feature level, operand types and performance). --names prints only the names, one per
+// line.
 
 #include <iostream>
 
+#include "device_capabilities.h"
 #include "device_report.h"
 #include "devices.h"
 #include "flag_parser.h"
@@ -34,7 +36,7 @@ int main(int argc, char** argv) {
   if (namesOnly) {
     for (const DeviceInfo& device : *devices) std::cout << device.name << "\n";
   } else {
-    std::cout << formatDeviceList(*devices);
+    std::cout << formatDeviceList(*devices, queryCapabilities(*devices));
   }
   return 0;
 }
