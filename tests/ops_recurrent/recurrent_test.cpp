@@ -63,7 +63,7 @@ Operand floats(std::vector<uint32_t> dims, std::vector<float> values) {
   o.shape.type = OperandType::TENSOR_FLOAT32;
   o.shape.dims = std::move(dims);
   o.data.resize(values.size() * sizeof(float));
-  std::memcpy(o.data.data(), values.data(), o.data.size());
+  if (!values.empty()) std::memcpy(o.data.data(), values.data(), o.data.size());
   return o;
 }
 
