@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "compilation.h"
+#include "devices.h"
+#include "graph_builder.h"
 
 namespace annrt::tools {
 namespace {
@@ -69,6 +71,37 @@ TEST(DeviceSelectionTest, DisableCpuWithOnlyCpuDevicesIsAnError) {
   EXPECT_NE(
       selection.error().message.find("--disable_nnapi_cpu=true excludes every CPU-type device"),
       std::string::npos);
+}
+
+// ADD, which annrt-cpu claims, then EXP, which it does not.
+ANeuralNetworksModel* addThenExp() {
+  GraphBuilder g;
+  const uint32_t in = g.addFloatTensor({1, 4});
+  const uint32_t sum = g.addFloatTensor({1, 4});
+  const uint32_t out = g.addFloatTensor({1, 4});
+  g.addOperation(ANEURALNETWORKS_ADD, {in, in, g.addInt32Scalar(0)}, {sum});
+  g.addOperation(ANEURALNETWORKS_EXP, {sum}, {out});
+  g.finish({in}, {out}, false);
+  return g.releaseModel();
+}
+
+TEST(DeviceSelectionTest, ReferenceRunsWhatTheNamedDeviceLeaves) {
+  auto available = listDevices();
+  ASSERT_TRUE(available.ok());
+  auto selection = selectDevices(*available, "annrt-cpu", false);
+  if (!selection.ok()) GTEST_SKIP() << "annrt-cpu is not built";
+  ANeuralNetworksModel* model = addThenExp();
+  auto note = addReferenceForUnsupported(model, 2, *available, *selection);
+  ASSERT_TRUE(note.ok()) << note.error().message;
+  EXPECT_EQ(*note,
+            "1 of 2 operations are not supported by annrt-cpu; they run on nnapi-reference, as "
+            "TensorFlow Lite runs the nodes its NNAPI delegate leaves on its own CPU kernels.");
+  EXPECT_EQ(describeSelection(*selection), "annrt-cpu, nnapi-reference");
+  // Already complete: nothing changes.
+  note = addReferenceForUnsupported(model, 2, *available, *selection);
+  ASSERT_TRUE(note.ok());
+  EXPECT_EQ(*note, "");
+  ANeuralNetworksModel_free(model);
 }
 
 }  // namespace

@@ -32,6 +32,10 @@ Result<void> BenchmarkSession::compile(const std::vector<DeviceInfo>& devices) {
   if (params_.useNnapi) {
     ANNRT_ASSIGN_OR_RETURN(
         selection_, selectDevices(devices, params_.nnapiAcceleratorName, params_.disableNnapiCpu));
+    ANNRT_ASSIGN_OR_RETURN(std::string note,
+                           addReferenceForUnsupported(model_->model(), model_->operations().size(),
+                                                      devices, selection_));
+    if (!note.empty()) logInfo(note);
     ANNRT_ASSIGN_OR_RETURN(settings.preference,
                            parseExecutionPreference(params_.nnapiExecutionPreference));
     settings.cacheDir = params_.delegateSerializeDir;

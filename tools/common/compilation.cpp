@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "cache_token.h"
 #include "nnapi_status.h"
 #include "tool_result.h"
@@ -70,6 +72,36 @@ Result<DeviceSelection> selectDevices(const std::vector<DeviceInfo>& available,
   if (!acceleratorName.empty()) return selectNamed(available, acceleratorName, flagName);
   if (excludeCpu) return selectNonCpu(available);
   return DeviceSelection{};
+}
+
+Result<std::string> addReferenceForUnsupported(ANeuralNetworksModel* model, size_t operationCount,
+                                               const std::vector<DeviceInfo>& available,
+                                               DeviceSelection& selection) {
+  constexpr const char* kReference = "nnapi-reference";
+  if (selection.runtimeChooses || operationCount == 0) return std::string();
+  std::vector<const ANeuralNetworksDevice*> handles;
+  for (const DeviceInfo& device : selection.devices) {
+    if (device.name == kReference) return std::string();
+    handles.push_back(device.handle);
+  }
+  std::unique_ptr<bool[]> supported(new bool[operationCount]());
+  ANNRT_RETURN_IF_ERROR(
+      checkNnapi(ANeuralNetworksModel_getSupportedOperationsForDevices(
+                     model, handles.data(), static_cast<uint32_t>(handles.size()), supported.get()),
+                 "ANeuralNetworksModel_getSupportedOperationsForDevices"));
+  size_t unsupported = 0;
+  for (size_t i = 0; i < operationCount; ++i) unsupported += supported[i] ? 0 : 1;
+  if (unsupported == 0) return std::string();
+  for (const DeviceInfo& device : available) {
+    if (device.name != kReference) continue;
+    const std::string selected = describeSelection(selection);
+    selection.devices.push_back(device);
+    return fmt::format(
+        "{} of {} operations are not supported by {}; they run on {}, as TensorFlow Lite runs "
+        "the nodes its NNAPI delegate leaves on its own CPU kernels.",
+        unsupported, operationCount, selected, kReference);
+  }
+  return std::string();
 }
 
 std::string describeSelection(const DeviceSelection& selection) {

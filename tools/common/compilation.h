@@ -34,6 +34,15 @@ Result<DeviceSelection> selectDevices(const std::vector<DeviceInfo>& available,
                                       const std::string& acceleratorName, bool excludeCpu,
                                       const char* flagName = "--nnapi_accelerator_name");
 
+// TensorFlow Lite's NNAPI delegate hands a named accelerator only the nodes it
+// supports and runs the rest on its own CPU kernels. annrt's counterpart of
+// those kernels is nnapi-reference: when the explicitly selected devices
+// leave some of the model's `operationCount` operations unsupported, it is
+// added to the selection. Returns a line saying so, or "" when nothing changed.
+Result<std::string> addReferenceForUnsupported(ANeuralNetworksModel* model, size_t operationCount,
+                                               const std::vector<DeviceInfo>& available,
+                                               DeviceSelection& selection);
+
 // "runtime's own device selection" or "nnapi-reference, other".
 std::string describeSelection(const DeviceSelection& selection);
 
