@@ -15,6 +15,13 @@
 
 namespace annrt::test {
 
+inline constexpr int32_t kOk = ANEURALNETWORKS_NO_ERROR;
+inline constexpr int32_t kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+inline constexpr int32_t kI32 = ANEURALNETWORKS_TENSOR_INT32;
+inline constexpr int32_t kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+inline constexpr int32_t kQ8S = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+inline constexpr int32_t kBool8 = ANEURALNETWORKS_TENSOR_BOOL8;
+
 // A model operand: a model input (tensor) or a constant (scalar or tensor).
 struct Operand {
   int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32;

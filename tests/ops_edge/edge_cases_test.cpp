@@ -18,11 +18,6 @@ namespace {
 
 using namespace annrt::test;  // NOLINT(google-build-using-namespace): the harness
 
-constexpr int32_t kOk = ANEURALNETWORKS_NO_ERROR;
-constexpr int32_t kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-constexpr int32_t kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
-constexpr int32_t kQ8S = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
-
 std::vector<float> randomFloats(size_t count, uint32_t seed, float low = -1, float high = 1) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> distribution(low, high);

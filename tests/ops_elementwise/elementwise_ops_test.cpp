@@ -14,91 +14,18 @@
 #include <optional>
 #include <vector>
 
-#include "common/reference_compilation.h"
+#include "common/single_op.h"
 
 namespace {
 
-struct Tensor {
-  int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32;
-  std::vector<uint32_t> dims;
-  std::vector<uint8_t> bytes;
-  float scale = 0.0f;
-  int32_t zeroPoint = 0;
-};
+using namespace annrt::test;  // NOLINT(google-build-using-namespace): the harness
+using Tensor = Operand;
 
-template <typename T>
-Tensor tensor(int32_t type, std::vector<uint32_t> dims, const std::vector<T>& values,
-              float scale = 0.0f, int32_t zeroPoint = 0) {
-  Tensor t{type, std::move(dims), std::vector<uint8_t>(values.size() * sizeof(T)), scale,
-           zeroPoint};
-  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
-  return t;
-}
-
-template <typename T>
-std::vector<T> values(const Tensor& t) {
-  std::vector<T> v(t.bytes.size() / sizeof(T));
-  std::memcpy(v.data(), t.bytes.data(), t.bytes.size());
-  return v;
-}
-
-ANeuralNetworksOperandType operandType(const Tensor& t) {
-  return {t.type, static_cast<uint32_t>(t.dims.size()), t.dims.data(), t.scale, t.zeroPoint};
-}
-
-// Builds a one-operation model (tensor inputs as model inputs, an optional
-// constant activation code last), runs it and fills `output`. Returns the
-// first error code of any step, or ANEURALNETWORKS_NO_ERROR.
-int run(int32_t operation, const std::vector<Tensor>& inputs, std::optional<int32_t> activation,
+// Element-wise ops take their tensors, then (for arithmetic) an activation code.
+int run(int32_t operation, std::vector<Tensor> inputs, std::optional<int32_t> activation,
         Tensor& output) {
-  ANeuralNetworksModel* model = nullptr;
-  ANeuralNetworksModel_create(&model);
-  std::vector<uint32_t> indexes;
-  for (const Tensor& t : inputs) {
-    const ANeuralNetworksOperandType type = operandType(t);
-    ANeuralNetworksModel_addOperand(model, &type);
-    indexes.push_back(static_cast<uint32_t>(indexes.size()));
-  }
-  const std::vector<uint32_t> modelInputs = indexes;
-  if (activation) {
-    const ANeuralNetworksOperandType scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0.0f, 0};
-    ANeuralNetworksModel_addOperand(model, &scalar);
-    ANeuralNetworksModel_setOperandValue(model, static_cast<int32_t>(indexes.size()), &*activation,
-                                         sizeof(int32_t));
-    indexes.push_back(static_cast<uint32_t>(indexes.size()));
-  }
-  const ANeuralNetworksOperandType outType = operandType(output);
-  ANeuralNetworksModel_addOperand(model, &outType);
-  const uint32_t outIndex = static_cast<uint32_t>(indexes.size());
-  ANeuralNetworksCompilation* compilation = nullptr;
-  ANeuralNetworksExecution* execution = nullptr;
-  int status = ANeuralNetworksModel_addOperation(model, operation, indexes.size(), indexes.data(),
-                                                 1, &outIndex);
-  if (status == ANEURALNETWORKS_NO_ERROR) {
-    ANeuralNetworksModel_identifyInputsAndOutputs(model, modelInputs.size(), modelInputs.data(), 1,
-                                                  &outIndex);
-    status = ANeuralNetworksModel_finish(model);
-  }
-  if (status == ANEURALNETWORKS_NO_ERROR) {
-    status = annrt::test::createReferenceCompilation(model, &compilation);
-  }
-  if (status == ANEURALNETWORKS_NO_ERROR) {
-    status = ANeuralNetworksCompilation_finish(compilation);
-  }
-  if (status == ANEURALNETWORKS_NO_ERROR) {
-    ANeuralNetworksExecution_create(compilation, &execution);
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i), nullptr,
-                                        inputs[i].bytes.data(), inputs[i].bytes.size());
-    }
-    ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.bytes.data(),
-                                       output.bytes.size());
-    status = ANeuralNetworksExecution_compute(execution);
-  }
-  ANeuralNetworksExecution_free(execution);
-  ANeuralNetworksCompilation_free(compilation);
-  ANeuralNetworksModel_free(model);
-  return status;
+  if (activation) inputs.push_back(i32(*activation));
+  return run(operation, inputs, output);
 }
 
 constexpr int32_t kNone = ANEURALNETWORKS_FUSED_NONE;

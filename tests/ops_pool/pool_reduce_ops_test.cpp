@@ -20,13 +20,6 @@ namespace {
 
 using namespace annrt::test;  // NOLINT(google-build-using-namespace): the harness
 
-constexpr int32_t kOk = ANEURALNETWORKS_NO_ERROR;
-constexpr int32_t kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
-constexpr int32_t kQ8S = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
-constexpr int32_t kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-constexpr int32_t kI32 = ANEURALNETWORKS_TENSOR_INT32;
-constexpr int32_t kBool8 = ANEURALNETWORKS_TENSOR_BOOL8;
-
 // Implicit-padding pool over a [1, H, W, 1] input: scheme, strides, filter, activation.
 std::vector<Operand> implicitPool(Operand input, int32_t scheme, int32_t stride, int32_t filter) {
   return {std::move(input),
