@@ -119,6 +119,12 @@ Result<void> validateHashtable(const ValidationContext& context) {
   ANNRT_RETURN_IF_ERROR(validateTable(
       context, kHashValues,
       {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM}));
+  const Shape& keys = context.inputShape(kKeys);
+  const Shape& values = context.inputShape(kHashValues);
+  ANNRT_CHECK(hasUnknownDims(keys) || rank(values) == 0 || values.dims[0] == 0 ||
+                  keys.dims[0] == values.dims[0],
+              "keys {} do not match the rows of values {}", toString(keys.dims),
+              toString(values.dims));
   return validateHits(context.outputShape(kHits));
 }
 

@@ -44,10 +44,20 @@ Result<void> validateTypes(const ValidationContext& context) {
   return {};
 }
 
-Result<void> validateRanks(const ValidationContext& context) {
+Result<void> validateShapes(const ValidationContext& context) {
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(kHash), 2, "hash"));
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(kWeight), 1, "weight"));
-  return validateRank(context.outputShape(0), 1, "output");
+  ANNRT_RETURN_IF_ERROR(validateRank(context.outputShape(0), 1, "output"));
+  const Shape& weight = context.inputShape(kWeight);
+  const Shape& input = context.inputShape(kInput);
+  if (context.isOmittedInput(kWeight) || hasUnknownDims(weight) || rank(input) == 0 ||
+      input.dims[0] == 0) {
+    return {};
+  }
+  ANNRT_CHECK(weight.dims[0] == input.dims[0],
+              "weight {} does not have one value per input row ({})", toString(weight.dims),
+              input.dims[0]);
+  return {};
 }
 
 Result<void> validate(const ValidationContext& context) {
@@ -57,7 +67,7 @@ Result<void> validate(const ValidationContext& context) {
     ANNRT_CHECK(!context.isOmittedInput(i), "input {} is omitted; only the weight is optional", i);
   }
   ANNRT_RETURN_IF_ERROR(validateTypes(context));
-  ANNRT_RETURN_IF_ERROR(validateRanks(context));
+  ANNRT_RETURN_IF_ERROR(validateShapes(context));
   if (const int32_t* type = constantInt32(context, kType)) {
     ANNRT_RETURN_IF_ERROR(projectionType(*type));
   }

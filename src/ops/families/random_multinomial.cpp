@@ -36,6 +36,9 @@ Result<void> validate(const ValidationContext& context) {
               "output has type {}, expected TENSOR_INT32", operandTypeName(context.outputType(0)));
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(kLogits), 2, "logits"));
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(kSeeds), 1, "seeds"));
+  const Shape& seeds = context.inputShape(kSeeds);
+  ANNRT_CHECK(hasUnknownDims(seeds) || seeds.dims[0] == 2, "seeds {} must hold two values",
+              toString(seeds.dims));
   ANNRT_RETURN_IF_ERROR(validateRank(context.outputShape(0), 2, "output"));
   if (const int32_t* samples = constantInt32(context, kSamples)) {
     ANNRT_CHECK(*samples >= 0, "sample count {} is negative", *samples);
