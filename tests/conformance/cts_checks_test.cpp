@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -107,27 +109,71 @@ TEST(CtsCheck, IgnoredOutputsAreNotCompared) {
   EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorInt32, {100})}));
 }
 
-TestCase makeMultinomialCase() {
+// RANDOM_MULTINOMIAL(logits, sample count, seeds) -> samples, with the logits
+// as model input `logitsInput` (the seeds are the other input).
+TestCase makeMultinomialCase(std::vector<uint32_t> logitsDims, std::vector<double> logits,
+                             uint32_t samples, size_t logitsInput = 0) {
   TestCase testCase;
   testCase.multinomialTolerance = 0.025;
-  testCase.main.operands.push_back(
-      makeOperand(kTensorFloat32, {1, 4}, Lifetime::kSubgraphInput, {0, 0, 0, 0}));
-  testCase.main.operands.push_back(makeOperand(kTensorInt32, {1, 128}, Lifetime::kSubgraphOutput,
-                                               std::vector<double>(128, 0.0)));
-  testCase.main.operands[1].isIgnored = true;
-  testCase.main.inputIndexes = {0};
-  testCase.main.outputIndexes = {1};
+  const uint32_t batches = logitsDims[0];
+  auto& operands = testCase.main.operands;
+  operands.push_back(makeOperand(kTensorFloat32, logitsDims, Lifetime::kSubgraphInput, logits));
+  operands.push_back(makeOperand(kInt32, {}, Lifetime::kConstantCopy, {double(samples)}));
+  operands.push_back(makeOperand(kTensorInt32, {2}, Lifetime::kSubgraphInput, {37, 42}));
+  operands.push_back(makeOperand(kTensorInt32, {batches, samples}, Lifetime::kSubgraphOutput,
+                                 std::vector<double>(size_t{batches} * samples, 0.0)));
+  operands[3].isIgnored = true;
+  testCase.main.operations.push_back({74, "RANDOM_MULTINOMIAL", {0, 1, 2}, {3}});
+  testCase.main.inputIndexes =
+      logitsInput == 0 ? std::vector<uint32_t>{0, 2} : std::vector<uint32_t>{2, 0};
+  testCase.main.outputIndexes = {3};
   return testCase;
 }
 
+// Samples cycling through `pattern`.
+std::vector<uint8_t> samplesOf(const std::vector<double>& pattern, size_t count) {
+  std::vector<double> samples(count);
+  for (size_t i = 0; i < count; ++i) samples[i] = pattern[i % pattern.size()];
+  return encodeData(kTensorInt32, samples);
+}
+
 TEST(CtsCheck, MultinomialComparesFrequencies) {
-  const TestCase testCase = makeMultinomialCase();
-  std::vector<double> even(128);
-  for (size_t i = 0; i < even.size(); ++i) even[i] = static_cast<double>(i % 4);
-  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorInt32, even)}));
-  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorInt32, std::vector<double>(128, 0))}));
-  even[3] = 4;  // out of range
-  EXPECT_TRUE(checkOutputs(testCase, {encodeData(kTensorInt32, even)}));
+  const TestCase testCase = makeMultinomialCase({1, 4}, {0, 0, 0, 0}, 128);
+  EXPECT_FALSE(checkOutputs(testCase, {samplesOf({0, 1, 2, 3}, 128)}));
+  EXPECT_TRUE(checkOutputs(testCase, {samplesOf({0}, 128)}));
+  EXPECT_TRUE(checkOutputs(testCase, {samplesOf({0, 1, 2, 4}, 128)})) << "class 4 is out of range";
+  EXPECT_TRUE(checkOutputs(testCase, {samplesOf({0, 1, 2, 3}, 127)})) << "a sample is missing";
+}
+
+// log(3) makes class 1 three times as likely as class 0: 32 + 96 samples.
+TEST(CtsCheck, MultinomialUsesSoftmaxOfEachBatchRow) {
+  const double log3 = std::log(3.0);
+  const TestCase testCase = makeMultinomialCase({2, 2}, {0, log3, log3, 0}, 128);
+  std::vector<double> samples(256);
+  for (size_t i = 0; i < 128; ++i) samples[i] = i % 4 == 0 ? 0 : 1;
+  for (size_t i = 0; i < 128; ++i) samples[128 + i] = i % 4 == 0 ? 1 : 0;
+  EXPECT_FALSE(checkOutputs(testCase, {encodeData(kTensorInt32, samples)}));
+  std::swap_ranges(samples.begin(), samples.begin() + 128, samples.begin() + 128);
+  const auto failure = checkOutputs(testCase, {encodeData(kTensorInt32, samples)});
+  ASSERT_TRUE(failure);
+  ASSERT_TRUE(failure->mismatch);
+  EXPECT_NEAR(failure->mismatch->expected, 0.25, 1e-12);
+  EXPECT_NEAR(failure->mismatch->actual, 0.75, 1e-12);
+}
+
+TEST(CtsCheck, MultinomialFindsTheLogitsThroughTheOperation) {
+  const TestCase testCase = makeMultinomialCase({1, 2}, {0, 100}, 64, /*logitsInput=*/1);
+  EXPECT_FALSE(checkOutputs(testCase, {samplesOf({1}, 64)}));
+  EXPECT_TRUE(checkOutputs(testCase, {samplesOf({0}, 64)}));
+}
+
+TEST(CtsCheck, MultinomialNeedsTheOperationAndTheLogitsValues) {
+  TestCase noOperation = makeMultinomialCase({1, 2}, {0, 0}, 64);
+  noOperation.main.operations.clear();
+  EXPECT_TRUE(checkOutputs(noOperation, {samplesOf({0, 1}, 64)}));
+  TestCase internalLogits = makeMultinomialCase({1, 2}, {0, 0}, 64);
+  internalLogits.main.operands[0].data.clear();
+  EXPECT_TRUE(checkOutputs(internalLogits, {samplesOf({0, 1}, 64)}));
 }
 
 TEST(CtsTransform, QuantizationCouplingShiftsToSigned) {

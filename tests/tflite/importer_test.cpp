@@ -3,7 +3,7 @@
 //
 // The importer on synthesized models: malformed files are rejected cleanly
 // with BAD_DATA and a message (never a crash, also under ASan/UBSan), control
-// flow imports and runs, unsupported operations are named with their index.
+// flow imports and runs, and every imported operation is supported.
 #include "tflite/importer.h"
 
 #include <gtest/gtest.h>
@@ -242,10 +242,10 @@ TEST(ImporterTest, ImportsAndRunsWhileLoops) {
   EXPECT_EQ(y, 10.5f);
 }
 
-// EMBEDDING_LOOKUP maps to NNAPI EMBEDDING_LOOKUP, which no annrt device
-// implements (yet): the model still imports, compilation fails, and
-// unsupportedOperations names the operation and its TFLite index.
-TEST(ImporterTest, NamesOperationsNoDeviceSupports) {
+// EMBEDDING_LOOKUP maps straight to NNAPI EMBEDDING_LOOKUP. (This model used
+// to show how an operation no device supported is reported; since the
+// reference device implements every standard NNAPI operation, none is left.)
+TEST(ImporterTest, ImportsAndRunsEmbeddingLookup) {
   ModelSpec spec = addModel();
   const uint32_t lookup = spec.addOpcode(kEmbeddingLookup);
   auto& main = spec.subgraphs[0];
@@ -255,16 +255,13 @@ TEST(ImporterTest, NamesOperationsNoDeviceSupports) {
   main.outputs = {4};
   auto imported = importBuffer(serialize(spec));
   ASSERT_TRUE(imported.ok()) << imported.error().message;
-  const std::vector<std::string> lines = unsupportedOperations(**imported);
+  EXPECT_EQ((*imported)->operations()[1].nnapiName, "EMBEDDING_LOOKUP");
+  EXPECT_TRUE(unsupportedOperations(**imported).empty());
   auto outputs =
       testing::runModel((*imported)->model(), {std::vector<uint8_t>(16)}, (*imported)->outputs());
-  if (lines.empty()) {
-    EXPECT_TRUE(outputs.ok()) << "EMBEDDING_LOOKUP is supported now; compilation must work";
-    GTEST_SKIP() << "every device supports EMBEDDING_LOOKUP now: pick another operation";
-  }
-  EXPECT_FALSE(outputs.ok());
-  EXPECT_EQ(lines,
-            std::vector<std::string>{"unsupported operation EMBEDDING_LOOKUP (tflite op #1)"});
+  ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+  const auto* rows = reinterpret_cast<const float*>((*outputs)[0].data());
+  EXPECT_EQ(std::vector<float>(rows, rows + 4), (std::vector<float>{1, 2, 3, 4}));
 }
 
 namespace quantized {

@@ -90,8 +90,9 @@ What a base case runs:
     ANeuralNetworksExecution_setLoopTimeout (--loop-timeout-ns, default
     1000000) and pass iff compute returns MISSED_DEADLINE_TRANSIENT or
     MISSED_DEADLINE_PERSISTENT.
-  * a case is skipped only when its minFeatureLevel is greater than
-    ANeuralNetworks_getRuntimeFeatureLevel().
+  * a case is skipped when its minFeatureLevel is greater than
+    ANeuralNetworks_getRuntimeFeatureLevel(), and in --mode fenced when it
+    is outside FencedComputeTest (see --mode).
 
 Device and execution:
   --device NAME          Compile for that device only (createForDevices).
@@ -101,7 +102,10 @@ Device and execution:
   --mode MODE            sync (compute, default), async (startCompute +
                          Event_wait), burst (Burst_create + burstCompute) or
                          fenced (startComputeWithDependencies(exec, NULL, 0, 0)
-                         + Event_wait).
+                         + Event_wait). As in AOSP, fenced computes run only
+                         on FencedComputeTest cases: the others (outputs of
+                         unspecified dimensions, #dynamic_output_shape) are
+                         skipped, since NNAPI rejects those fenced.
   --cache                Also compile twice with setCaching (temporary
                          directory, a token per case) and run the second
                          compilation.

@@ -776,11 +776,28 @@ CaseResult runLoopTimeout(const TestCase& testCase, const RunOptions& options) {
 
 }  // namespace
 
+// A fenced computation cannot report output shapes, so NNAPI rejects one whose
+// outputs have unspecified dimensions; AOSP therefore runs fenced computes
+// only on FencedComputeTest cases, never on dynamic-output-shape models.
+// Validation cases still run: some other step must fail for them anyway.
+bool outsideFencedSuite(const TestCase& testCase, Variant variant, const RunOptions& options) {
+  if (options.mode != ComputeMode::kFenced || testCase.expectFailure ||
+      testCase.harness.isInfiniteLoopTimeoutTest) {
+    return false;
+  }
+  return !testCase.harness.fencedComputeTest || variant == Variant::kDynamicOutputShape;
+}
+
 CaseResult runCase(const TestCase& testCase, Variant variant, const RunOptions& options) {
   if (testCase.minFeatureLevel && *testCase.minFeatureLevel > options.runtimeFeatureLevel) {
     return CaseResult{Status::kSkipped, "", 0,
                       fmt::format("minFeatureLevel {} > runtime feature level {}",
                                   *testCase.minFeatureLevel, options.runtimeFeatureLevel),
+                      std::nullopt};
+  }
+  if (outsideFencedSuite(testCase, variant, options)) {
+    return CaseResult{Status::kSkipped, "", 0,
+                      "not in FencedComputeTest: some output has unspecified dimensions",
                       std::nullopt};
   }
   if (testCase.harness.isInfiniteLoopTimeoutTest) return runLoopTimeout(testCase, options);
