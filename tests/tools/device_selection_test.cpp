@@ -104,5 +104,20 @@ TEST(DeviceSelectionTest, ReferenceRunsWhatTheNamedDeviceLeaves) {
   ANeuralNetworksModel_free(model);
 }
 
+TEST(DeviceSelectionTest, CompileErrorNamesTheUnsupportedOperation) {
+  auto available = listDevices();
+  ASSERT_TRUE(available.ok());
+  auto selection = selectDevices(*available, "annrt-cpu", false);
+  if (!selection.ok()) GTEST_SKIP() << "annrt-cpu is not built";
+  ANeuralNetworksModel* model = addThenExp();
+  ::testing::internal::CaptureStderr();
+  auto compilation = compileModel(model, *selection, {});
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(compilation.ok());
+  EXPECT_NE(compilation.error().message.find("BAD_DATA"), std::string::npos);
+  EXPECT_NE(log.find("no device supports operation 1 (EXP)"), std::string::npos) << log;
+  ANeuralNetworksModel_free(model);
+}
+
 }  // namespace
 }  // namespace annrt::tools
