@@ -1,10 +1,16 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// CONV_2D and DEPTHWISE_CONV_2D (NHWC, constant filter and bias) and
-// FULLY_CONNECTED (constant weights and bias).
+// CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV_2D (NHWC,
+// constant filter and bias) and FULLY_CONNECTED (constant weights and bias),
+// in float32 and in
+// quant8 asymm (uint8) or asymm signed (int8), the latter also with
+// per-channel int8 filters.
+#include <cmath>
+
 #include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/window.h"
+#include "ops/util/shape_helpers.h"
 
 namespace annrt::cpu {
 namespace {
@@ -14,28 +20,80 @@ constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
 struct ConvOp {
   Window window;
   OutputRange range;
-  uint32_t inChannels = 0, outChannels = 0, depthMultiplier = 1;
+  uint32_t inChannels = 0, outChannels = 0, depthMultiplier = 1, groups = 1;
   bool depthwise = false;
 };
 
-Result<void> checkFilterAndBias(const LoweringContext& context, const Operation& op) {
-  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput, kFilter, kBias}));
+// XNNPACK's quantized kernels requantize with one float multiplier per
+// output channel, input_scale * filter_scale / output_scale, and only accept
+// it in [2^-32, 256) (below it asserts, above it refuses the runtime).
+Result<void> checkRequantization(float inputScale, float filterScale, float outputScale) {
+  const float scale = inputScale * filterScale / outputScale;
+  ANNRT_CPU_REQUIRE(scale >= 0x1.0p-32f && scale < 256.0f,
+                    "requantization scale {} (input {} x filter {} / output {}) is outside "
+                    "XNNPACK's [2^-32, 256)",
+                    scale, inputScale, filterScale, outputScale);
+  return {};
+}
+
+// The filter's and bias's types for the input's, and the quantization limits.
+// `channelDim` is where NNAPI (and XNNPACK) keep per-channel filter scales.
+Result<void> checkFilterAndBias(const LoweringContext& context, const Operation& op,
+                                uint32_t channelDim, OutputRange range) {
+  ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {kInput}));
   ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kFilter));
-  return context.checkConstant(op, kBias);
+  ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kBias));
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& filter = context.input(op, kFilter).shape;
+  const Shape& bias = context.input(op, kBias).shape;
+  const Shape& output = context.output(op, 0).shape;
+  if (input.type == OperandType::TENSOR_FLOAT32) {
+    ANNRT_CPU_REQUIRE(filter.type == input.type && bias.type == input.type,
+                      "float32 input needs float32 filter and bias");
+    return {};
+  }
+  ANNRT_CPU_REQUIRE(bias.type == OperandType::TENSOR_INT32, "quantized bias must be int32");
+  ANNRT_RETURN_IF_ERROR(checkQuantizedRange(range, output));
+  if (filter.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    // Debian's XNNPACK has per-channel (qc8) kernels for int8 activations only.
+    ANNRT_CPU_REQUIRE(input.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+                      "per-channel filters need int8 activations in XNNPACK, input is {}",
+                      operandTypeName(input.type));
+    ANNRT_CPU_REQUIRE(filter.channelQuant && filter.channelQuant->channelDim == channelDim &&
+                          filter.channelQuant->scales.size() == filter.dims[channelDim],
+                      "per-channel scales must be along filter dimension {}", channelDim);
+    for (float scale : filter.channelQuant->scales) {
+      ANNRT_CPU_REQUIRE(std::isnormal(scale) && scale > 0.0f, "filter channel scale {}", scale);
+      ANNRT_RETURN_IF_ERROR(checkRequantization(input.scale, scale, output.scale));
+    }
+    return {};
+  }
+  ANNRT_CPU_REQUIRE(filter.type == input.type, "filter is {}, input {}",
+                    operandTypeName(filter.type), operandTypeName(input.type));
+  ANNRT_CPU_REQUIRE(std::isnormal(filter.scale) && filter.scale > 0.0f, "filter scale {}",
+                    filter.scale);
+  // XNNPACK's int8 kernels take symmetric filters (they ignore a zero point).
+  ANNRT_CPU_REQUIRE(filter.type == OperandType::TENSOR_QUANT8_ASYMM || filter.zeroPoint == 0,
+                    "int8 filter zero point {} is not 0", filter.zeroPoint);
+  return checkRequantization(input.scale, filter.scale, output.scale);
 }
 
 Result<ConvOp> readConv(const LoweringContext& context, const Operation& op) {
-  ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op));
   ConvOp conv;
   conv.depthwise = op.type == OperationType::DEPTHWISE_CONV_2D;
-  const WindowForm form = windowForm(context, op, /*first=*/3, conv.depthwise ? 1 : 0);
+  const bool grouped = op.type == OperationType::GROUPED_CONV_2D;
+  // DEPTHWISE_CONV_2D's multiplier and GROUPED_CONV_2D's group count follow
+  // the strides; GROUPED_CONV_2D has no dilation.
+  const WindowForm form = windowForm(context, op, /*first=*/3, conv.depthwise || grouped ? 1 : 0);
   ANNRT_RETURN_IF_ERROR(requireNhwc(context, op, form.layoutIndex));
+  ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {kInput}));
   const Shape& input = context.input(op, kInput).shape;
   const Shape& filter = context.input(op, kFilter).shape;
   ANNRT_CPU_REQUIRE(rank(input) == 4 && rank(filter) == 4, "input and filter must have rank 4");
-  ANNRT_ASSIGN_OR_RETURN(conv.window,
-                         readWindow(context, op, form, true, filter.dims[1], filter.dims[2]));
+  ANNRT_ASSIGN_OR_RETURN(conv.window, readWindow(context, op, form, /*hasDilation=*/!grouped,
+                                                 filter.dims[1], filter.dims[2]));
   ANNRT_ASSIGN_OR_RETURN(conv.range, fusedActivation(context, op, form.activationIndex));
+  ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op, conv.depthwise ? 3 : 0, conv.range));
   conv.inChannels = input.dims[3];
   conv.outChannels = conv.depthwise ? filter.dims[3] : filter.dims[0];
   if (conv.depthwise) {
@@ -46,8 +104,17 @@ Result<ConvOp> readConv(const LoweringContext& context, const Operation& op) {
                       toString(filter.dims), conv.inChannels, multiplier);
     conv.depthMultiplier = static_cast<uint32_t>(multiplier);
   } else {
-    ANNRT_CPU_REQUIRE(filter.dims[3] == conv.inChannels, "filter {} does not match {} channels",
-                      toString(filter.dims), conv.inChannels);
+    if (grouped) {
+      ANNRT_ASSIGN_OR_RETURN(int32_t groups, context.intScalar(op, form.strideIndex + 2));
+      ANNRT_CPU_REQUIRE(groups > 0 && conv.inChannels % static_cast<uint32_t>(groups) == 0 &&
+                            conv.outChannels % static_cast<uint32_t>(groups) == 0,
+                        "{} groups do not divide {} input and {} output channels", groups,
+                        conv.inChannels, conv.outChannels);
+      conv.groups = static_cast<uint32_t>(groups);
+    }
+    ANNRT_CPU_REQUIRE(filter.dims[3] * conv.groups == conv.inChannels,
+                      "filter {} does not match {} channels in {} groups", toString(filter.dims),
+                      conv.inChannels, conv.groups);
   }
   const Shape& bias = context.input(op, kBias).shape;
   ANNRT_CPU_REQUIRE(rank(bias) == 1 && bias.dims[0] == conv.outChannels,
@@ -62,8 +129,8 @@ Result<ConvOp> readConv(const LoweringContext& context, const Operation& op) {
 
 Result<void> defineConv(LoweringContext& context, const Operation& op, const ConvOp& conv) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t input, context.inputValue(op, kInput));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t filter, context.inputValue(op, kFilter));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t bias, context.inputValue(op, kBias));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t filter, context.filterValue(op, kFilter));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t bias, context.biasValue(op, kBias, kInput, kFilter));
   ANNRT_ASSIGN_OR_RETURN(uint32_t output, context.outputValue(op, 0));
   const Window& w = conv.window;
   if (conv.depthwise) {
@@ -74,12 +141,14 @@ Result<void> defineConv(LoweringContext& context, const Operation& op, const Con
                         conv.range.min, conv.range.max, input, filter, bias, output, 0),
                     "xnn_define_depthwise_convolution_2d");
   }
+  // NNAPI's grouped filter [groups * out_per_group, h, w, in_per_group] is
+  // XNNPACK's grouped layout as is.
   return checkXnn(
       xnn_define_convolution_2d(context.subgraph(), w.padTop, w.padRight, w.padBottom, w.padLeft,
                                 w.filterHeight, w.filterWidth, w.strideHeight, w.strideWidth,
-                                w.dilationHeight, w.dilationWidth, /*groups=*/1, conv.inChannels,
-                                conv.outChannels, conv.range.min, conv.range.max, input, filter,
-                                bias, output, 0),
+                                w.dilationHeight, w.dilationWidth, conv.groups,
+                                conv.inChannels / conv.groups, conv.outChannels / conv.groups,
+                                conv.range.min, conv.range.max, input, filter, bias, output, 0),
       "xnn_define_convolution_2d");
 }
 
@@ -93,8 +162,10 @@ Result<void> lowerConvolution(LoweringContext& context, const Operation& op) {
 
 Result<void> lowerFullyConnected(LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(op.inputs.size() == 4, "FULLY_CONNECTED needs 4 inputs");
-  ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op));
   ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, op, 3));
+  ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op, 0, range));
+  ANNRT_CPU_REQUIRE(context.inputType(op, kFilter) != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+                    "XNNPACK has no per-channel fully connected kernels");
   const Shape& input = context.input(op, kInput).shape;
   const Shape& weights = context.input(op, kFilter).shape;
   const Shape& bias = context.input(op, kBias).shape;
@@ -109,12 +180,114 @@ Result<void> lowerFullyConnected(LoweringContext& context, const Operation& op) 
                     toString(output.dims));
   if (context.checking()) return {};
   ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, kInput));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t filter, context.inputValue(op, kFilter));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t biasId, context.inputValue(op, kBias));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t filter, context.filterValue(op, kFilter));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t biasId, context.biasValue(op, kBias, kInput, kFilter));
   ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
   return checkXnn(xnn_define_fully_connected(context.subgraph(), range.min, range.max, in, filter,
                                              biasId, out, XNN_FLAG_TENSORFLOW_RESHAPE_2D),
                   "xnn_define_fully_connected");
+}
+
+namespace {
+
+// One axis of a transposed convolution: NNAPI's output is
+// in * stride + filter - stride - head - tail; XNNPACK's
+// (in - 1) * stride + filter + adjustment - head - tail. Implicit SAME padding
+// may give a negative tail (the larger output size), which is an adjustment
+// (always below the stride) for XNNPACK.
+struct DeconvAxis {
+  uint32_t head = 0, tail = 0, adjustment = 0;
+};
+
+Result<DeconvAxis> deconvAxis(int64_t head, int64_t tail, uint32_t stride) {
+  ANNRT_CPU_REQUIRE(head >= 0 && tail > -static_cast<int64_t>(stride),
+                    "paddings {} and {} are not supported", head, tail);
+  DeconvAxis axis{.head = static_cast<uint32_t>(head)};
+  if (tail >= 0) {
+    axis.tail = static_cast<uint32_t>(tail);
+  } else {
+    axis.adjustment = static_cast<uint32_t>(-tail);
+  }
+  return axis;
+}
+
+// Implicit padding of one axis for a requested output size, as the reference
+// computes it: SAME pads like a forward convolution over the output.
+std::pair<int64_t, int64_t> implicitDeconvPadding(int32_t scheme, int64_t out, int64_t stride,
+                                                  int64_t filter) {
+  if (scheme != static_cast<int32_t>(ops::PaddingScheme::SAME)) return {0, 0};
+  const int64_t windows = (out + stride - 1) / stride;
+  const int64_t needed = (windows - 1) * stride + filter - out;
+  const int64_t head = needed > 0 ? needed / 2 : 0;
+  return {head, needed - head};
+}
+
+}  // namespace
+
+// Inputs: image, filter [out, h, w, in], bias, then explicit paddings
+// (left, right, top, bottom) or an output shape tensor and a padding scheme,
+// strides (width, height), the fused activation and the layout.
+Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
+  const bool explicitPadding = op.inputs.size() == 11;
+  ANNRT_CPU_REQUIRE(explicitPadding || op.inputs.size() == 9, "unexpected input count {}",
+                    op.inputs.size());
+  const uint32_t strideIndex = explicitPadding ? 7 : 5;
+  ANNRT_RETURN_IF_ERROR(requireNhwc(context, op, strideIndex + 3));
+  ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, op, strideIndex + 2));
+  ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op, 0, range));
+  ANNRT_CPU_REQUIRE(context.inputType(op, kFilter) != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+                    "XNNPACK has no per-channel transposed convolution kernels");
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& filter = context.input(op, kFilter).shape;
+  const Shape& bias = context.input(op, kBias).shape;
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(rank(input) == 4 && rank(filter) == 4 && rank(output) == 4,
+                    "input, filter and output must have rank 4");
+  ANNRT_CPU_REQUIRE(filter.dims[3] == input.dims[3] && bias.dims[0] == filter.dims[0] &&
+                        output.dims[3] == filter.dims[0] && output.dims[0] == input.dims[0],
+                    "filter {} bias {} do not match input {} and output {}", toString(filter.dims),
+                    toString(bias.dims), toString(input.dims), toString(output.dims));
+  ANNRT_ASSIGN_OR_RETURN(int32_t strideWidth, context.intScalar(op, strideIndex));
+  ANNRT_ASSIGN_OR_RETURN(int32_t strideHeight, context.intScalar(op, strideIndex + 1));
+  ANNRT_CPU_REQUIRE(strideWidth > 0 && strideHeight > 0, "strides must be positive");
+  const uint32_t sh = static_cast<uint32_t>(strideHeight), sw = static_cast<uint32_t>(strideWidth);
+  std::pair<int64_t, int64_t> vertical, horizontal;
+  if (explicitPadding) {
+    ANNRT_ASSIGN_OR_RETURN(int32_t left, context.intScalar(op, 3));
+    ANNRT_ASSIGN_OR_RETURN(int32_t right, context.intScalar(op, 4));
+    ANNRT_ASSIGN_OR_RETURN(int32_t top, context.intScalar(op, 5));
+    ANNRT_ASSIGN_OR_RETURN(int32_t bottom, context.intScalar(op, 6));
+    ANNRT_CPU_REQUIRE(left >= 0 && right >= 0 && top >= 0 && bottom >= 0, "negative paddings");
+    vertical = {top, bottom};
+    horizontal = {left, right};
+  } else {
+    ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, context.intTensor(op, 3));
+    ANNRT_CPU_REQUIRE(shape.size() == 4 && shape[1] == static_cast<int32_t>(output.dims[1]) &&
+                          shape[2] == static_cast<int32_t>(output.dims[2]),
+                      "output shape tensor does not match output {}", toString(output.dims));
+    ANNRT_ASSIGN_OR_RETURN(int32_t scheme, context.intScalar(op, 4));
+    vertical = implicitDeconvPadding(scheme, output.dims[1], sh, filter.dims[1]);
+    horizontal = implicitDeconvPadding(scheme, output.dims[2], sw, filter.dims[2]);
+  }
+  ANNRT_ASSIGN_OR_RETURN(DeconvAxis v, deconvAxis(vertical.first, vertical.second, sh));
+  ANNRT_ASSIGN_OR_RETURN(DeconvAxis h, deconvAxis(horizontal.first, horizontal.second, sw));
+  auto size = [](uint32_t in, uint32_t stride, uint32_t k, const DeconvAxis& a) {
+    return int64_t{in - 1} * stride + k + a.adjustment - a.head - a.tail;
+  };
+  ANNRT_CPU_REQUIRE(size(input.dims[1], sh, filter.dims[1], v) == output.dims[1] &&
+                        size(input.dims[2], sw, filter.dims[2], h) == output.dims[2],
+                    "output {} does not match the transposed convolution of {}",
+                    toString(output.dims), toString(input.dims));
+  if (context.checking()) return {};
+  ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, kInput));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t filterId, context.filterValue(op, kFilter));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t biasId, context.biasValue(op, kBias, kInput, kFilter));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
+  return checkXnn(xnn_define_deconvolution_2d(
+                      context.subgraph(), v.head, h.tail, v.tail, h.head, v.adjustment,
+                      h.adjustment, filter.dims[1], filter.dims[2], sh, sw, 1, 1, 1, input.dims[3],
+                      filter.dims[0], range.min, range.max, in, filterId, biasId, out, 0),
+                  "xnn_define_deconvolution_2d");
 }
 
 }  // namespace annrt::cpu
