@@ -12,6 +12,7 @@
 // The Declines* tests build models annrt-cpu must not claim (constraints of
 // XNNPACK that differ from NNAPI's) and check that it does not, while the
 // reference does.
+#include <android/NeuralNetworksExtensions.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -647,84 +648,155 @@ TEST(FloatCompositionTest, TransposeConvImplicitSame) {
 }
 
 // ---------------------------------------------------------------------------
-// What annrt-cpu must decline (and the reference accepts).
+// Quantized ops XNNPACK's integer kernels cannot take as they are, which
+// annrt-cpu computes in float32 (and must still claim and get right).
 
-void expectDeclined(const TestGraph& g) {
-  EXPECT_EQ(g.supportedBy(kCpu), std::vector<bool>{false});
-  EXPECT_EQ(g.supportedBy(kReference), std::vector<bool>{true});
-}
-
-TEST(DeclinesTest, Uint8ActivationsWithPerChannelFilter) {
+TEST(QuantFloatPathTest, Uint8ActivationsWithPerChannelFilter) {
   TestGraph g;
-  const uint32_t input = g.tensor({1, 4, 4, 3}, quant8(false, 0.05f, 128));
-  const uint32_t output = g.tensor({1, 4, 4, 2}, quant8(false, 0.5f, 128));
+  const Tensor in{{1, 5, 4, 3}, quant8(false, 0.05f, 110)};
+  const Tensor out{{1, 5, 4, 4}, quant8(false, productScale(0.05f, 0.02f, 27), 128)};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
   g.operation(ANEURALNETWORKS_CONV_2D,
-              {input, g.perChannel({2, 1, 1, 3}, randomInt8(6, 1), 0, {0.01f, 0.02f}),
-               perChannelBias(g, 2, 2), g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1),
-               g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {input, g.perChannel({4, 3, 3, 3}, randomInt8(108, 1), 0, channelScales(4, 0.02f)),
+               perChannelBias(g, 4, 2), g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1),
+               g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
               {output});
   g.finish({input}, {output});
-  expectDeclined(g);
+  expectSameAsReference(g, {in}, out);
 }
 
-TEST(DeclinesTest, Int8FilterWithZeroPoint) {
+TEST(QuantFloatPathTest, Int8FilterWithZeroPoint) {
   TestGraph g;
-  const uint32_t input = g.tensor({1, 4, 4, 3}, quant8(true, 0.05f, 128));
-  const uint32_t output = g.tensor({1, 4, 4, 2}, quant8(true, 0.5f, 128));
-  g.operation(ANEURALNETWORKS_CONV_2D,
-              {input, g.constant({2, 1, 1, 3}, quant8(true, 0.01f, 131), randomBytes(6, 3)),
-               g.int32Tensor({2}, {0, 0}, 0.05f * 0.01f), g.int32(ANEURALNETWORKS_PADDING_SAME),
-               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {output});
+  const Tensor in{{1, 4, 4, 3}, quant8(true, 0.05f, 128)};
+  const Tensor out{{1, 4, 4, 3}, quant8(true, productScale(0.05f, 0.01f, 4), 128)};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+  g.operation(
+      ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+      {input, g.constant({1, 2, 2, 3}, quant8(true, 0.01f, 131), randomBytes(12, 3)),
+       g.int32Tensor({3}, {100, -200, 300}, 0.05f * 0.01f), g.int32(ANEURALNETWORKS_PADDING_SAME),
+       g.int32(1), g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+      {output});
   g.finish({input}, {output});
-  expectDeclined(g);
+  expectSameAsReference(g, {in}, out);
 }
 
-TEST(DeclinesTest, ConvRequantizationScaleAbove256) {
+TEST(QuantFloatPathTest, ConvRequantizationScaleAbove256) {
   TestGraph g;
-  // 1.0 * 1.0 / 0.001 = 1000 >= 256
-  const uint32_t input = g.tensor({1, 2, 2, 1}, quant8(true, 1.0f, 128));
-  const uint32_t output = g.tensor({1, 2, 2, 1}, quant8(true, 0.001f, 128));
+  // 1.0 * 1.0 / 0.001 = 1000 >= 256: most outputs saturate, as in the reference.
+  const Tensor in{{1, 3, 3, 1}, quant8(true, 1.0f, 128)};
+  const Tensor out{{1, 3, 3, 1}, quant8(true, 0.001f, 128)};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
   g.operation(ANEURALNETWORKS_CONV_2D,
               {input, g.constant({1, 1, 1, 1}, quant8(true, 1.0f, 128), {1}),
                g.int32Tensor({1}, {0}, 1.0f), g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1),
                g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
               {output});
   g.finish({input}, {output});
-  expectDeclined(g);
+  expectSameAsReference(g, {in}, out);
 }
 
-TEST(DeclinesTest, AddScaleRatioOutsideXnnpackRange) {
+TEST(QuantFloatPathTest, PerChannelTransposeConv) {
   TestGraph g;
-  // 0.0001 / 1.0 < 2^-10
-  const uint32_t a = g.tensor({4}, quant8(false, 0.0001f, 128));
-  const uint32_t b = g.tensor({4}, quant8(false, 1.0f, 128));
-  const uint32_t output = g.tensor({4}, quant8(false, 1.0f, 128));
-  g.operation(ANEURALNETWORKS_ADD, {a, b, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {output});
-  g.finish({a, b}, {output});
-  expectDeclined(g);
+  const Tensor in{{1, 3, 3, 2}, quant8(true, 0.05f, 128)};
+  const Tensor out{{1, 6, 6, 2}, quant8(true, productScale(0.05f, 0.02f, 2), 128)};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+  g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+              {input, g.perChannel({2, 2, 2, 2}, randomInt8(16, 4), 0, {0.01f, 0.02f}),
+               perChannelBias(g, 2, 5), g.int32(0), g.int32(0), g.int32(0), g.int32(0), g.int32(2),
+               g.int32(2), g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(false)},
+              {output});
+  g.finish({input}, {output});
+  expectSameAsReference(g, {in}, out);
 }
 
-TEST(DeclinesTest, MulScaleRatioBelowXnnpackRange) {
+TEST(QuantFloatPathTest, AddScaleRatioOutsideXnnpackRange) {
   TestGraph g;
-  // 0.001 * 0.001 / 1.0 < 2^-16
-  const uint32_t a = g.tensor({4}, quant8(true, 0.001f, 128));
-  const uint32_t b = g.tensor({4}, quant8(true, 0.001f, 128));
-  const uint32_t output = g.tensor({4}, quant8(true, 1.0f, 128));
-  g.operation(ANEURALNETWORKS_MUL, {a, b, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {output});
-  g.finish({a, b}, {output});
-  expectDeclined(g);
+  // 0.0001 / 0.05 < 2^-10
+  const Tensor a{{2, 8}, quant8(false, 0.0001f, 128)}, b{{2, 8}, quant8(false, 0.05f, 100)};
+  const Tensor out{{2, 8}, quant8(false, 0.05f, 128)};
+  const uint32_t x = g.tensor(a.dims, a.type), y = g.tensor(b.dims, b.type);
+  const uint32_t output = g.tensor(out.dims, out.type);
+  g.operation(ANEURALNETWORKS_ADD, {x, y, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {output});
+  g.finish({x, y}, {output});
+  expectSameAsReference(g, {a, b}, out);
 }
 
-TEST(DeclinesTest, FusedReluWithEmptyQuantizedRange) {
+TEST(QuantFloatPathTest, MulScaleRatioBelowXnnpackRange) {
   TestGraph g;
-  // Zero point 255: RELU leaves [255, 255], which XNNPACK refuses.
-  const uint32_t a = g.tensor({4}, quant8(false, 0.1f, 255));
-  const uint32_t b = g.tensor({4}, quant8(false, 0.1f, 255));
-  const uint32_t output = g.tensor({4}, quant8(false, 0.1f, 255));
-  g.operation(ANEURALNETWORKS_ADD, {a, b, g.int32(ANEURALNETWORKS_FUSED_RELU)}, {output});
-  g.finish({a, b}, {output});
-  expectDeclined(g);
+  // 0.002 * 0.002 / 0.5 < 2^-16
+  const Tensor a{{9}, quant8(true, 0.002f, 128)}, b{{9}, quant8(true, 0.002f, 120)};
+  const Tensor out{{9}, quant8(true, 0.5f, 128)};
+  const uint32_t x = g.tensor(a.dims, a.type), y = g.tensor(b.dims, b.type);
+  const uint32_t output = g.tensor(out.dims, out.type);
+  g.operation(ANEURALNETWORKS_MUL, {x, y, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {output});
+  g.finish({x, y}, {output});
+  expectSameAsReference(g, {a, b}, out);
+}
+
+TEST(QuantFloatPathTest, FusedReluWithEmptyQuantizedRange) {
+  TestGraph g;
+  // Zero point 255: RELU leaves [255, 255], which XNNPACK's kernels refuse.
+  const Tensor a{{6}, quant8(false, 0.1f, 255)};
+  const uint32_t x = g.tensor(a.dims, a.type), y = g.tensor(a.dims, a.type);
+  const uint32_t output = g.tensor(a.dims, a.type);
+  g.operation(ANEURALNETWORKS_ADD, {x, y, g.int32(ANEURALNETWORKS_FUSED_RELU)}, {output});
+  g.finish({x, y}, {output});
+  expectSameAsReference(g, {a, a}, a);
+}
+
+// 1x1 pooling windows: a clamp (stride 1) or a strided 1x1 depthwise
+// convolution with unit weights.
+class SinglePixelPoolTest : public testing::TestWithParam<std::tuple<int32_t, int32_t, bool>> {};
+
+TEST_P(SinglePixelPoolTest, MatchesReference) {
+  const auto [op, stride, quantized] = GetParam();
+  TestGraph g;
+  const TensorType type = quantized ? quant8(true, 0.05f, 120) : TensorType{};
+  const Tensor in{{1, 5, 6, 3}, type};
+  const uint32_t size = stride == 1 ? 5 : 3, width = stride == 1 ? 6 : 3;
+  const Tensor out{{1, size, width, 3}, type};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+  g.operation(op,
+              {input, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(stride), g.int32(stride),
+               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU1)},
+              {output});
+  g.finish({input}, {output});
+  expectSameAsReference(g, {in}, out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pools, SinglePixelPoolTest,
+                         testing::Combine(testing::Values(ANEURALNETWORKS_AVERAGE_POOL_2D,
+                                                          ANEURALNETWORKS_MAX_POOL_2D),
+                                          testing::Values(1, 2), testing::Bool()));
+
+// MediaPipe's Convolution2DTransposeBias, as the TFLite importer emits it.
+TEST(ExtensionTest, Convolution2DTransposeBias) {
+  for (int32_t scheme : {1, 2}) {
+    TestGraph g;
+    ANeuralNetworksOperationType type = 0;
+    ASSERT_EQ(
+        ANeuralNetworksModel_getExtensionOperationType(g.model(), "com.annrt.tflite", 0, &type),
+        ANEURALNETWORKS_NO_ERROR);
+    const uint32_t input = g.tensor({1, 5, 4, 3});
+    // SAME: pad = max(0, 4 - (in - 1) % 2 - 1): h 3, w 2; VALID: none.
+    const std::vector<uint32_t> outDims =
+        scheme == 1 ? std::vector<uint32_t>{1, 9, 8, 2} : std::vector<uint32_t>{1, 12, 10, 2};
+    const uint32_t output = g.tensor(outDims);
+    g.operation(type,
+                {input, g.constant({2, 4, 4, 3}, randomValues(96, 71)),
+                 g.constant({2}, randomValues(2, 72)), g.int32(scheme), g.int32(2), g.int32(2)},
+                {output});
+    g.finish({input}, {output});
+    expectSameAsReference(g, {{{1, 5, 4, 3}, {}}}, {outDims, {}});
+  }
+}
+
+// ---------------------------------------------------------------------------
+// What annrt-cpu must decline (and the reference accepts).
+
+void expectDeclined(const TestGraph& g) {
+  EXPECT_EQ(g.supportedBy(kCpu), std::vector<bool>{false});
+  EXPECT_EQ(g.supportedBy(kReference), std::vector<bool>{true});
 }
 
 TEST(DeclinesTest, SoftmaxNotOnLastAxis) {
@@ -736,24 +808,46 @@ TEST(DeclinesTest, SoftmaxNotOnLastAxis) {
   expectDeclined(g);
 }
 
-TEST(DeclinesTest, PerChannelTransposeConv) {
-  TestGraph g;
-  const uint32_t input = g.tensor({1, 2, 2, 2}, quant8(true, 0.05f, 128));
-  const uint32_t output = g.tensor({1, 4, 4, 2}, quant8(true, 0.5f, 128));
-  g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
-              {input, g.perChannel({2, 2, 2, 2}, randomInt8(16, 4), 0, {0.01f, 0.02f}),
-               perChannelBias(g, 2, 5), g.int32(0), g.int32(0), g.int32(0), g.int32(0), g.int32(2),
-               g.int32(2), g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(false)},
-              {output});
-  g.finish({input}, {output});
-  expectDeclined(g);
-}
-
 TEST(DeclinesTest, MeanOverChannels) {
   TestGraph g;
   const uint32_t input = g.tensor({1, 2, 3, 4});
   const uint32_t output = g.tensor({1, 2, 3});
   g.operation(ANEURALNETWORKS_MEAN, {input, g.int32Tensor({1}, {3}), g.int32(0)}, {output});
+  g.finish({input}, {output});
+  expectDeclined(g);
+}
+
+TEST(DeclinesTest, QuantizedFilterNotConstant) {
+  TestGraph g;
+  const uint32_t input = g.tensor({1, 3, 3, 2}, quant8(true, 0.05f, 128));
+  const uint32_t filter = g.tensor({2, 1, 1, 2}, quant8(true, 0.01f, 128));
+  const uint32_t output = g.tensor({1, 3, 3, 2}, quant8(true, 0.5f, 128));
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {input, filter, g.int32Tensor({2}, {0, 0}, 0.05f * 0.01f),
+               g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(1), g.int32(1),
+               g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {output});
+  g.finish({input, filter}, {output});
+  expectDeclined(g);
+}
+
+TEST(DeclinesTest, QuantizedMaxPoolWithEmptyActivationRange) {
+  TestGraph g;
+  const TensorType type = quant8(false, 0.1f, 255);
+  const uint32_t input = g.tensor({1, 4, 4, 1}, type), output = g.tensor({1, 2, 2, 1}, type);
+  g.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {input, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(2), g.int32(2), g.int32(2),
+               g.int32(2), g.int32(ANEURALNETWORKS_FUSED_RELU)},
+              {output});
+  g.finish({input}, {output});
+  expectDeclined(g);
+}
+
+TEST(DeclinesTest, Float16) {
+  TestGraph g;
+  const TensorType half{ANEURALNETWORKS_TENSOR_FLOAT16};
+  const uint32_t input = g.tensor({2, 3}, half), output = g.tensor({2, 3}, half);
+  g.operation(ANEURALNETWORKS_RELU, {input}, {output});
   g.finish({input}, {output});
   expectDeclined(g);
 }

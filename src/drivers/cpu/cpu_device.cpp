@@ -33,6 +33,11 @@ class CpuDevice final : public Device {
   int64_t featureLevel() const override { return featureLevelCode(kMaxFeatureLevel); }
   const Capabilities& capabilities() const override { return capabilities_; }
 
+  // For MediaPipe's Convolution2DTransposeBias (see op_lowering.cpp).
+  bool supportsExtension(const std::string& name) const override {
+    return name == "com.annrt.tflite";
+  }
+
   std::vector<bool> supportedOperations(const Model& model) const override {
     std::vector<bool> supported;
     const bool available = initializeXnnpack();

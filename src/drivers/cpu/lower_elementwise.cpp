@@ -4,16 +4,18 @@
 // Broadcasting binary ops (ADD, MUL, SUB, DIV with their fused activation;
 // MAXIMUM, MINIMUM), unary activations and math ops, and SOFTMAX.
 //
-// Quantized ADD, SUB and MUL use XNNPACK's quantized kernels, RELU* a
+// Quantized ADD, SUB and MUL use XNNPACK's quantized kernels (unless their
+// scale ratios or fused activation are outside what those take), RELU* a
 // quantized clamp and LOGISTIC its quantized sigmoid. Quantized ops XNNPACK
 // has no quantized kernel for (MAXIMUM, MINIMUM, TANH, HARD_SWISH, SOFTMAX)
 // are computed in float32 between exact dequantize and one quantize node.
 // (XNNPACK's operator API has quantized tanh and uint8 softmax kernels, but
 // its 2022-02 subgraph API, which keeps a partition in one runtime, does not.)
 #include <cmath>
-#include <cstring>
 #include <optional>
+#include <string>
 
+#include "common/log.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -146,9 +148,20 @@ Result<void> lowerBinary(LoweringContext& context, const Operation& op) {
   }
   const bool quantized = context.quantized(op);
   ANNRT_CPU_REQUIRE(!quantized || op.type != OperationType::DIV, "DIV is only lowered for float32");
-  const bool native = !quantized || hasQuantizedKernel(op.type);
-  if (quantized && native) ANNRT_RETURN_IF_ERROR(checkQuantizedBinary(context, op, range));
+  // Quantized ops XNNPACK's kernels cannot take as they are run in float32.
+  std::string floatReason;
+  if (quantized && !hasQuantizedKernel(op.type)) {
+    floatReason = "XNNPACK has no quantized kernel";
+  } else if (quantized) {
+    Result<void> native = checkQuantizedBinary(context, op, range);
+    if (!native.ok()) floatReason = native.error().message;
+  }
+  const bool native = floatReason.empty();
   if (context.checking()) return {};
+  if (!native) {
+    ANNRT_VLOG(DRIVER, "annrt-cpu: computing a quantized {} in float32: {}",
+               operationTypeName(op.type), floatReason);
+  }
   if (native) {
     ANNRT_ASSIGN_OR_RETURN(uint32_t a, context.inputValue(op, 0));
     ANNRT_ASSIGN_OR_RETURN(uint32_t b, context.inputValue(op, 1));
@@ -248,22 +261,9 @@ Result<void> lowerPrelu(LoweringContext& context, const Operation& op) {
   if (context.checking()) return {};
   const uint8_t* data = context.model().constantData(context.input(op, 1));
   ANNRT_CPU_REQUIRE(data != nullptr, "alpha has no data");
+  const std::vector<float> real = dequantize(alpha, data);
   std::vector<float> slope(channels);
-  for (uint32_t c = 0; c < channels; ++c) {
-    const size_t at = alpha.dims.back() == 1 ? 0 : c;
-    switch (alpha.type) {
-      case OperandType::TENSOR_QUANT8_ASYMM:
-        slope[c] =
-            static_cast<float>(static_cast<int32_t>(data[at]) - alpha.zeroPoint) * alpha.scale;
-        break;
-      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-        slope[c] = static_cast<float>(static_cast<int32_t>(static_cast<int8_t>(data[at])) -
-                                      alpha.zeroPoint) *
-                   alpha.scale;
-        break;
-      default: std::memcpy(&slope[c], data + at * sizeof(float), sizeof(float));
-    }
-  }
+  for (uint32_t c = 0; c < channels; ++c) slope[c] = real[alpha.dims.back() == 1 ? 0 : c];
   ANNRT_ASSIGN_OR_RETURN(uint32_t slopeValue, context.staticValue({channels}, std::move(slope)));
   ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.floatInputValue(op, 0));
   return context.withFloatOutput(op, 0, [&](uint32_t out) {

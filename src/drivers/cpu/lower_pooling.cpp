@@ -18,6 +18,7 @@ struct PoolOp {
   Window window;
   OutputRange range;
   bool global = false;  // the window covers the whole unpadded image
+  bool single = false;  // a 1x1 window: a clamp of (strided) input pixels
 };
 
 bool isGlobal(const Window& w, const Shape& input) {
@@ -41,8 +42,7 @@ Result<PoolOp> readPool(const LoweringContext& context, const Operation& op) {
   const Window& w = pool.window;
   ANNRT_CPU_REQUIRE(rank(input) == 4, "input must have rank 4");
   pool.global = op.type == OperationType::AVERAGE_POOL_2D && isGlobal(w, input);
-  // XNNPACK has no 1x1 pooling operator (it is a copy or a clamp).
-  ANNRT_CPU_REQUIRE(pool.global || filterWidth * filterHeight > 1, "1x1 pooling is not supported");
+  pool.single = !pool.global && filterWidth == 1 && filterHeight == 1;
   if (context.quantized(op)) {
     // The quantized kernels compare or average raw values on one scale, as
     // NNAPI requires of pooling.
@@ -59,9 +59,38 @@ Result<PoolOp> readPool(const LoweringContext& context, const Operation& op) {
 
 }  // namespace
 
+// XNNPACK's pooling needs windows of more than one pixel. A 1x1 window with
+// stride 1 is a clamp to the fused activation; with a larger stride it is a
+// 1x1 depthwise convolution with unit weights (exact in float32; quantized
+// data goes through float32 on its one scale, which is exact too).
+Result<void> defineSinglePixelPool(LoweringContext& context, const Operation& op,
+                                   const PoolOp& pool) {
+  const Window& w = pool.window;
+  if (w.strideHeight == 1 && w.strideWidth == 1) {
+    ANNRT_ASSIGN_OR_RETURN(uint32_t input, context.inputValue(op, 0));
+    ANNRT_ASSIGN_OR_RETURN(uint32_t output, context.outputValue(op, 0));
+    return checkXnn(
+        xnn_define_clamp(context.subgraph(), pool.range.min, pool.range.max, input, output, 0),
+        "xnn_define_clamp");
+  }
+  const uint32_t channels = context.input(op, 0).shape.dims[3];
+  ANNRT_ASSIGN_OR_RETURN(uint32_t ones,
+                         context.staticValue({1, 1, 1, channels}, std::vector<float>(channels, 1)));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t zeros,
+                         context.staticValue({channels}, std::vector<float>(channels, 0)));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t input, context.floatInputValue(op, 0));
+  return context.withFloatOutput(op, 0, [&](uint32_t output) {
+    return checkXnn(xnn_define_depthwise_convolution_2d(
+                        context.subgraph(), 0, 0, 0, 0, 1, 1, w.strideHeight, w.strideWidth, 1, 1,
+                        1, channels, pool.range.min, pool.range.max, input, ones, zeros, output, 0),
+                    "xnn_define_depthwise_convolution_2d");
+  });
+}
+
 Result<void> lowerPooling(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(PoolOp pool, readPool(context, op));
   if (context.checking()) return {};
+  if (pool.single) return defineSinglePixelPool(context, op, pool);
   const Window& w = pool.window;
   if (op.type == OperationType::MAX_POOL_2D || pool.global) {
     ANNRT_ASSIGN_OR_RETURN(uint32_t input, context.inputValue(op, 0));

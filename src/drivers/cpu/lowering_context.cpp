@@ -46,6 +46,34 @@ xnn_datatype activationDatatype(OperandType type) {
   }
 }
 
+std::vector<float> dequantize(const Shape& shape, const uint8_t* data) {
+  const size_t count = elementCount(shape);
+  std::vector<float> values(count);
+  if (shape.type == OperandType::TENSOR_FLOAT32) {
+    std::memcpy(values.data(), data, count * sizeof(float));
+    return values;
+  }
+  // Elements between consecutive channels of a per-channel tensor.
+  size_t inner = 1;
+  if (shape.channelQuant) {
+    for (size_t d = shape.channelQuant->channelDim + 1; d < shape.dims.size(); ++d) {
+      inner *= shape.dims[d];
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t q = shape.type == OperandType::TENSOR_QUANT8_ASYMM
+                          ? static_cast<int32_t>(data[i])
+                          : static_cast<int32_t>(static_cast<int8_t>(data[i]));
+    if (shape.channelQuant) {
+      const size_t channel = (i / inner) % shape.dims[shape.channelQuant->channelDim];
+      values[i] = static_cast<float>(q) * shape.channelQuant->scales[channel];
+    } else {
+      values[i] = static_cast<float>(q - shape.zeroPoint) * shape.scale;
+    }
+  }
+  return values;
+}
+
 QuantizedRange quantizedRange(const OutputRange& range, const Shape& output) {
   const bool isSigned = output.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   const float lowest = isSigned ? -128.0f : 0.0f, highest = isSigned ? 127.0f : 255.0f;
@@ -294,6 +322,28 @@ Result<uint32_t> LoweringContext::biasValue(const Operation& op, uint32_t i, uin
   std::vector<float> scales = filter.channelQuant->scales;
   for (float& scale : scales) scale *= inputScale;
   return defineChannelwise(xnn_datatype_qcint32, std::move(scales), 0, bias.dims, data);
+}
+
+Result<uint32_t> LoweringContext::dequantizedConstant(const Operation& op, uint32_t i) {
+  ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
+  const uint8_t* bytes = model_.constantData(input(op, i));
+  ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
+  return staticValue(input(op, i).shape.dims, dequantize(input(op, i).shape, bytes));
+}
+
+Result<uint32_t> LoweringContext::floatBias(const Operation& op, uint32_t i, uint32_t inputIndex,
+                                            uint32_t filterIndex) {
+  const Shape& bias = input(op, i).shape;
+  if (bias.type != OperandType::TENSOR_INT32) return inputValue(op, i);
+  ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, intTensor(op, i));
+  const float inputScale = input(op, inputIndex).shape.scale;
+  const Shape& filter = input(op, filterIndex).shape;
+  std::vector<float> real(values.size());
+  for (size_t c = 0; c < values.size(); ++c) {
+    const float filterScale = filter.channelQuant ? filter.channelQuant->scales[c] : filter.scale;
+    real[c] = static_cast<float>(values[c]) * (inputScale * filterScale);
+  }
+  return staticValue(bias.dims, std::move(real));
 }
 
 Result<uint32_t> LoweringContext::floatValue(uint32_t operandIndex) {

@@ -103,6 +103,13 @@ class LoweringContext {
   Result<uint32_t> biasValue(const Operation& op, uint32_t i, uint32_t inputIndex,
                              uint32_t filterIndex);
 
+  // A constant (float32, quant8 or per-channel int8) dequantized into static
+  // float32 data, and an int32 bias as float32 (value * input_scale *
+  // filter_scale[c]), for quantized ops computed in float32.
+  Result<uint32_t> dequantizedConstant(const Operation& op, uint32_t i);
+  Result<uint32_t> floatBias(const Operation& op, uint32_t i, uint32_t inputIndex,
+                             uint32_t filterIndex);
+
   // A float32 view of an operand: the value itself for float32, else one
   // convert node (made once per operand). For ops XNNPACK only has float
   // kernels for; dequantizing is exact, and the op's real-valued result is
@@ -153,6 +160,10 @@ class LoweringContext {
 
 // Fails with a message naming the XNNPACK call when `status` is not success.
 Result<void> checkXnn(xnn_status status, const char* call);
+
+// The real values of constant tensor data: float32, quant8 asymm (signed),
+// or int8 per-channel (scales along its channel dimension).
+std::vector<float> dequantize(const Shape& shape, const uint8_t* data);
 
 // The XNNPACK datatype of an activation tensor type, or invalid.
 xnn_datatype activationDatatype(OperandType type);

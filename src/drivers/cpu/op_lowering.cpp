@@ -23,6 +23,26 @@ Result<void> requireNhwc(const LoweringContext& context, const Operation& op, ui
   return {};
 }
 
+namespace {
+
+// Extension operations annrt-cpu lowers: com.annrt.tflite's
+// CONVOLUTION_2D_TRANSPOSE_BIAS (code 0), which the TFLite importer emits
+// for MediaPipe's Convolution2DTransposeBias.
+Result<void> lowerExtension(LoweringContext& context, const Operation& op) {
+  const auto code = static_cast<uint32_t>(op.type);
+  const auto prefix = static_cast<uint16_t>(code >> kExtensionTypeBits);
+  for (const ExtensionPrefix& extension : context.model().extensions) {
+    if (extension.prefix == prefix && extension.name == "com.annrt.tflite" &&
+        (code & 0xffff) == 0) {
+      return lowerTransposeConvBias(context, op);
+    }
+  }
+  return makeError(ErrorCode::OP_FAILED,
+                   "extension operation {:#x} is not implemented by annrt-cpu", code);
+}
+
+}  // namespace
+
 Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
   switch (op.type) {
     case OperationType::CONV_2D:
@@ -63,6 +83,7 @@ Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
     case OperationType::DEQUANTIZE: return lowerConversion(context, op);
     case OperationType::PRELU: return lowerPrelu(context, op);
     default:
+      if (isExtensionCode(static_cast<int32_t>(op.type))) return lowerExtension(context, op);
       return makeError(ErrorCode::OP_FAILED, "{} is not implemented by annrt-cpu",
                        operationTypeName(op.type));
   }

@@ -31,6 +31,7 @@ Result<void> lowerMean(LoweringContext& context, const Operation& op);
 Result<void> lowerConversion(LoweringContext& context, const Operation& op);
 Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
+Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op);
 
 // The clamp range of an NNAPI fused activation code held by input i.
 Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
