@@ -524,6 +524,31 @@ TEST_P(QuantOpTest, MeanSpatial) {
   }
 }
 
+TEST_P(QuantOpTest, MeanOverLastAxes) {
+  TestGraph g;
+  const Tensor in{{3, 4, 5}, q(0.05f, 128)};
+  const Tensor out{{3}, q(0.02f, 120)};
+  const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+  g.operation(ANEURALNETWORKS_MEAN, {input, g.int32Tensor({2}, {-1, 1}), g.int32(0)}, {output});
+  g.finish({input}, {output});
+  expectSameAsReference(g, {in}, out);
+}
+
+TEST_P(QuantOpTest, ReduceMaxAndMin) {
+  for (int32_t op : {ANEURALNETWORKS_REDUCE_MAX, ANEURALNETWORKS_REDUCE_MIN}) {
+    for (bool spatial : {false, true}) {
+      TestGraph g;
+      const Tensor in{{2, 3, 4, 5}, q(0.05f, 100)};
+      const Tensor out{spatial ? std::vector<uint32_t>{2, 1, 1, 5} : std::vector<uint32_t>{2, 5},
+                       in.type};
+      const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+      g.operation(op, {input, g.int32Tensor({2}, {1, 2}), g.boolean(spatial)}, {output});
+      g.finish({input}, {output});
+      expectSameAsReference(g, {in}, out);
+    }
+  }
+}
+
 TEST_P(QuantOpTest, PreluPerChannelAlpha) {
   TestGraph g;
   const Tensor in{{1, 3, 4, 5}, q(0.05f, 128)};
@@ -610,6 +635,27 @@ TEST(FloatCompositionTest, PreluAndMean) {
   g.operation(ANEURALNETWORKS_MEAN, {activated, g.int32Tensor({2}, {1, 2}), g.int32(0)}, {output});
   g.finish({input}, {output});
   expectSameAsReference(g, {{{2, 5, 4, 3}, {}}}, {{2, 3}, {}});
+}
+
+TEST(FloatCompositionTest, Reductions) {
+  for (int32_t op : {ANEURALNETWORKS_MEAN, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_REDUCE_MAX,
+                     ANEURALNETWORKS_REDUCE_MIN}) {
+    TestGraph g;
+    const uint32_t input = g.tensor({2, 3, 4, 5});
+    const uint32_t output = g.tensor({2, 1, 1, 5});
+    const uint32_t keep = op == ANEURALNETWORKS_MEAN ? g.int32(1) : g.boolean(true);
+    g.operation(op, {input, g.int32Tensor({2}, {2, 1}), keep}, {output});
+    g.finish({input}, {output});
+    expectSameAsReference(g, {{{2, 3, 4, 5}, {}}}, {{2, 1, 1, 5}, {}});
+  }
+  for (int32_t op : {ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_REDUCE_MIN}) {
+    TestGraph g;
+    const uint32_t input = g.tensor({4, 7});
+    const uint32_t output = g.tensor({7});
+    g.operation(op, {input, g.int32Tensor({1}, {0}), g.boolean(false)}, {output});
+    g.finish({input}, {output});
+    expectSameAsReference(g, {{{4, 7}, {}}}, {{7}, {}});
+  }
 }
 
 TEST(FloatCompositionTest, GroupedConvExplicitPadding) {
@@ -808,11 +854,11 @@ TEST(DeclinesTest, SoftmaxNotOnLastAxis) {
   expectDeclined(g);
 }
 
-TEST(DeclinesTest, MeanOverChannels) {
+TEST(DeclinesTest, MeanOverSeparateAxes) {
   TestGraph g;
-  const uint32_t input = g.tensor({1, 2, 3, 4});
-  const uint32_t output = g.tensor({1, 2, 3});
-  g.operation(ANEURALNETWORKS_MEAN, {input, g.int32Tensor({1}, {3}), g.int32(0)}, {output});
+  const uint32_t input = g.tensor({2, 2, 3, 4});
+  const uint32_t output = g.tensor({2, 3});
+  g.operation(ANEURALNETWORKS_MEAN, {input, g.int32Tensor({2}, {1, 3}), g.int32(0)}, {output});
   g.finish({input}, {output});
   expectDeclined(g);
 }

@@ -8,7 +8,6 @@
 // where NNAPI keeps the quantization (reshapes, padding, resizing).
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "drivers/cpu/op_lowering.h"
 
@@ -271,51 +270,6 @@ Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
     sum = next;
   }
   return {};
-}
-
-// MEAN over the spatial axes of an NHWC tensor is XNNPACK's global average
-// pooling (quantized too, requantizing from the input's scale to the
-// output's within [2^-8, 2^8)).
-Result<void> lowerMean(LoweringContext& context, const Operation& op) {
-  ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {0}));
-  const Shape& input = context.input(op, 0).shape;
-  const Shape& output = context.output(op, 0).shape;
-  ANNRT_CPU_REQUIRE(rank(input) == 4, "MEAN is lowered for rank-4 inputs only");
-  ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> axes, context.intTensor(op, 1));
-  ANNRT_ASSIGN_OR_RETURN(int32_t keepDims, context.intScalar(op, 2));
-  std::set<int32_t> reduced;
-  for (int32_t axis : axes) {
-    ANNRT_CPU_REQUIRE(axis >= -4 && axis < 4, "axis {} out of range", axis);
-    reduced.insert(axis < 0 ? axis + 4 : axis);
-  }
-  ANNRT_CPU_REQUIRE(reduced == std::set<int32_t>({1, 2}),
-                    "MEAN is lowered over the spatial axes 1 and 2 only");
-  const std::vector<uint32_t> pooled{input.dims[0], 1, 1, input.dims[3]};
-  const std::vector<uint32_t> squeezed{input.dims[0], input.dims[3]};
-  ANNRT_CPU_REQUIRE(output.dims == (keepDims > 0 ? pooled : squeezed),
-                    "output {} does not match the mean of {}", toString(output.dims),
-                    toString(input.dims));
-  if (isQuantized8(input.type)) {
-    const float ratio = input.scale / output.scale;
-    ANNRT_CPU_REQUIRE(ratio >= 0x1.0p-8f && ratio < 0x1.0p+8f,
-                      "input scale {} / output scale {} is outside XNNPACK's [2^-8, 2^8)",
-                      input.scale, output.scale);
-  }
-  if (context.checking()) return {};
-  ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, 0));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
-  uint32_t target = out;
-  if (keepDims <= 0) {
-    ANNRT_ASSIGN_OR_RETURN(target, context.internalValueLike(pooled, op.outputs[0]));
-  }
-  ANNRT_RETURN_IF_ERROR(checkXnn(
-      xnn_define_global_average_pooling_2d(context.subgraph(), -INFINITY, INFINITY, in, target, 0),
-      "xnn_define_global_average_pooling_2d"));
-  if (keepDims > 0) return {};
-  const std::vector<size_t> dims(squeezed.begin(), squeezed.end());
-  return checkXnn(
-      xnn_define_static_reshape(context.subgraph(), dims.size(), dims.data(), target, out, 0),
-      "xnn_define_static_reshape");
 }
 
 // QUANTIZE (float32 -> quant8) and DEQUANTIZE (quant8 -> float32) are

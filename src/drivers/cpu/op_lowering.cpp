@@ -78,7 +78,10 @@ Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
     case OperationType::RESIZE_BILINEAR: return lowerResize(context, op);
     case OperationType::DEPTH_TO_SPACE: return lowerDepthToSpace(context, op);
     case OperationType::CONCATENATION: return lowerConcatenation(context, op);
-    case OperationType::MEAN: return lowerMean(context, op);
+    case OperationType::MEAN:
+    case OperationType::REDUCE_SUM:
+    case OperationType::REDUCE_MAX:
+    case OperationType::REDUCE_MIN: return lowerReduction(context, op);
     case OperationType::QUANTIZE:
     case OperationType::DEQUANTIZE: return lowerConversion(context, op);
     case OperationType::PRELU: return lowerPrelu(context, op);

@@ -27,7 +27,7 @@ Result<void> lowerPad(LoweringContext& context, const Operation& op);
 Result<void> lowerResize(LoweringContext& context, const Operation& op);
 Result<void> lowerDepthToSpace(LoweringContext& context, const Operation& op);
 Result<void> lowerConcatenation(LoweringContext& context, const Operation& op);
-Result<void> lowerMean(LoweringContext& context, const Operation& op);
+Result<void> lowerReduction(LoweringContext& context, const Operation& op);
 Result<void> lowerConversion(LoweringContext& context, const Operation& op);
 Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
