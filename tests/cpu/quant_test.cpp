@@ -658,6 +658,38 @@ TEST(FloatCompositionTest, Reductions) {
   }
 }
 
+// BATCH_MATMUL with a constant right-hand side, as a fully connected layer.
+TEST(FloatCompositionTest, BatchMatmulConstantRhs) {
+  for (bool adjY : {false, true}) {
+    TestGraph g;
+    const uint32_t lhs = g.tensor({2, 3, 5});
+    const uint32_t rhs =
+        g.constant(adjY ? std::vector<uint32_t>{1, 4, 5} : std::vector<uint32_t>{1, 5, 4},
+                   randomValues(20, 81));
+    const uint32_t output = g.tensor({2, 3, 4});
+    g.operation(ANEURALNETWORKS_BATCH_MATMUL, {lhs, rhs, g.boolean(false), g.boolean(adjY)},
+                {output});
+    g.finish({lhs}, {output});
+    expectSameAsReference(g, {{{2, 3, 5}, {}}}, {{2, 3, 4}, {}});
+  }
+}
+
+TEST(QuantNetworkTest, Int8BatchMatmulConstantRhs) {
+  // Weight zero point 0 runs on XNNPACK's int8 kernels, another one in float.
+  for (int32_t weightZero : {128, 140}) {
+    TestGraph g;
+    const Tensor in{{2, 3, 6}, quant8(true, 0.05f, 120)};
+    const Tensor out{{2, 3, 4}, quant8(true, productScale(0.05f, 0.02f, 6), 128)};
+    const uint32_t lhs = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+    const uint32_t rhs =
+        g.constant({1, 6, 4}, quant8(true, 0.02f, weightZero), randomBytes(24, 82));
+    g.operation(ANEURALNETWORKS_BATCH_MATMUL, {lhs, rhs, g.boolean(false), g.boolean(false)},
+                {output});
+    g.finish({lhs}, {output});
+    expectSameAsReference(g, {in}, out);
+  }
+}
+
 TEST(FloatCompositionTest, GroupedConvExplicitPadding) {
   TestGraph g;
   const uint32_t input = g.tensor({1, 6, 5, 6});
@@ -886,6 +918,16 @@ TEST(DeclinesTest, QuantizedMaxPoolWithEmptyActivationRange) {
                g.int32(2), g.int32(ANEURALNETWORKS_FUSED_RELU)},
               {output});
   g.finish({input}, {output});
+  expectDeclined(g);
+}
+
+TEST(DeclinesTest, BatchMatmulTransposedLhs) {
+  TestGraph g;
+  const uint32_t lhs = g.tensor({3, 2}), output = g.tensor({2, 4});
+  g.operation(ANEURALNETWORKS_BATCH_MATMUL,
+              {lhs, g.constant({3, 4}, randomValues(12, 83)), g.boolean(true), g.boolean(false)},
+              {output});
+  g.finish({lhs}, {output});
   expectDeclined(g);
 }
 

@@ -3,9 +3,9 @@
 //
 // CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV_2D (NHWC,
 // constant filter and bias), MediaPipe's Convolution2DTransposeBias (the
-// com.annrt.tflite extension) and FULLY_CONNECTED (constant weights and
-// bias), in float32 and in quant8 asymm (uint8) or asymm signed (int8), also
-// with per-channel int8 filters.
+// com.annrt.tflite extension), FULLY_CONNECTED (constant weights and bias)
+// and BATCH_MATMUL (constant right-hand side), in float32 and in quant8 asymm (uint8) or asymm
+// signed (int8), also with per-channel int8 filters.
 //
 // Quantized ops run on XNNPACK's integer kernels when they take the op as
 // is. Where their constraints differ from NNAPI's (per-channel filters with
@@ -396,6 +396,63 @@ Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& o
   ANNRT_ASSIGN_OR_RETURN(DeconvAxis h, axis(input.dims[2], filter.dims[2], sw, output.dims[2]));
   if (context.checking()) return {};
   return defineDeconv(context, op, std::string(), v, h, sh, sw, OutputRange{});
+}
+
+// BATCH_MATMUL with a constant right-hand side [..., K, N] whose batch
+// dimensions are 1 is a fully connected layer applied to the last dimension
+// of the left-hand side: XNNPACK's fully connected node without the 2-D
+// reshape keeps the leading dimensions, and takes [K, N] weights with
+// XNN_FLAG_TRANSPOSE_WEIGHTS (adj_y: [N, K] as they are). adj_x, a transposed
+// left-hand side, has no XNNPACK transpose to go through.
+Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op) {
+  ANNRT_CPU_REQUIRE(op.inputs.size() == 4, "unexpected input count {}", op.inputs.size());
+  ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {0}));
+  ANNRT_RETURN_IF_ERROR(context.checkConstant(op, 1));
+  ANNRT_ASSIGN_OR_RETURN(bool adjX, context.boolScalar(op, 2));
+  ANNRT_ASSIGN_OR_RETURN(bool adjY, context.boolScalar(op, 3));
+  ANNRT_CPU_REQUIRE(!adjX, "adj_x (a transposed left-hand side) is not lowered");
+  const Shape& lhs = context.input(op, 0).shape;
+  const Shape& rhs = context.input(op, 1).shape;
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(rhs.type == lhs.type, "right-hand side is {}, left {}",
+                    operandTypeName(rhs.type), operandTypeName(lhs.type));
+  ANNRT_CPU_REQUIRE(rank(lhs) >= 2 && rank(rhs) >= 2, "operands must have rank 2 or more");
+  for (uint32_t d = 0; d + 2 < rank(rhs); ++d) {
+    ANNRT_CPU_REQUIRE(rhs.dims[d] == 1, "right-hand side {} has batches", toString(rhs.dims));
+  }
+  const uint32_t rows = rhs.dims[rank(rhs) - 2], cols = rhs.dims[rank(rhs) - 1];
+  const uint32_t k = adjY ? cols : rows, n = adjY ? rows : cols;
+  std::vector<uint32_t> expected = lhs.dims;
+  expected.back() = n;
+  ANNRT_CPU_REQUIRE(lhs.dims.back() == k && output.dims == expected,
+                    "cannot multiply {} by {} into {}", toString(lhs.dims), toString(rhs.dims),
+                    toString(output.dims));
+  std::string floatReason;
+  if (isQuantized8(lhs.type)) {
+    Result<void> native =
+        rhs.type == OperandType::TENSOR_QUANT8_ASYMM || rhs.zeroPoint == 0
+            ? checkRequantization(lhs.scale, rhs.scale, output.scale)
+            : makeError(ErrorCode::OP_FAILED, "XNNPACK's int8 kernels need weight zero point 0");
+    if (!native.ok()) floatReason = native.error().message;
+  }
+  if (context.checking()) return {};
+  const std::vector<uint32_t> weightDims{rows, cols};
+  const uint32_t flags = adjY ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS;
+  auto define = [&](uint32_t in, uint32_t weights, uint32_t out) {
+    return checkXnn(xnn_define_fully_connected(context.subgraph(), -INFINITY, INFINITY, in, weights,
+                                               XNN_INVALID_VALUE_ID, out, flags),
+                    "xnn_define_fully_connected");
+  };
+  if (floatReason.empty()) {
+    ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, 0));
+    ANNRT_ASSIGN_OR_RETURN(uint32_t weights, context.reshapedConstant(op, 1, weightDims));
+    ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
+    return define(in, weights, out);
+  }
+  ANNRT_VLOG(DRIVER, "annrt-cpu: computing a quantized BATCH_MATMUL in float32: {}", floatReason);
+  ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.floatInputValue(op, 0));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t weights, context.dequantizedConstant(op, 1, weightDims));
+  return context.withFloatOutput(op, 0, [&](uint32_t out) { return define(in, weights, out); });
 }
 
 }  // namespace annrt::cpu

@@ -324,11 +324,25 @@ Result<uint32_t> LoweringContext::biasValue(const Operation& op, uint32_t i, uin
   return defineChannelwise(xnn_datatype_qcint32, std::move(scales), 0, bias.dims, data);
 }
 
-Result<uint32_t> LoweringContext::dequantizedConstant(const Operation& op, uint32_t i) {
+Result<uint32_t> LoweringContext::reshapedConstant(const Operation& op, uint32_t i,
+                                                   const std::vector<uint32_t>& dims) {
+  ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
+  ANNRT_RETURN_IF_ERROR(checkTensor(op.inputs[i]));
+  const Shape& shape = input(op, i).shape;
+  ANNRT_CPU_REQUIRE(elementCount(dims) == elementCount(shape), "cannot view {} as {}",
+                    toString(shape.dims), toString(dims));
+  const uint8_t* bytes = model_.constantData(input(op, i));
+  ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
+  return defineTensor(activationDatatype(shape.type), quantizationOf(shape), dims,
+                      ownedCopy(bytes, byteSize(shape)), XNN_INVALID_VALUE_ID, 0);
+}
+
+Result<uint32_t> LoweringContext::dequantizedConstant(const Operation& op, uint32_t i,
+                                                      std::optional<std::vector<uint32_t>> dims) {
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
   const uint8_t* bytes = model_.constantData(input(op, i));
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
-  return staticValue(input(op, i).shape.dims, dequantize(input(op, i).shape, bytes));
+  return staticValue(dims.value_or(input(op, i).shape.dims), dequantize(input(op, i).shape, bytes));
 }
 
 Result<uint32_t> LoweringContext::floatBias(const Operation& op, uint32_t i, uint32_t inputIndex,

@@ -103,10 +103,15 @@ class LoweringContext {
   Result<uint32_t> biasValue(const Operation& op, uint32_t i, uint32_t inputIndex,
                              uint32_t filterIndex);
 
+  // A constant float32 or quant8 input given other dims of the same element
+  // count (a static copy).
+  Result<uint32_t> reshapedConstant(const Operation& op, uint32_t i,
+                                    const std::vector<uint32_t>& dims);
   // A constant (float32, quant8 or per-channel int8) dequantized into static
   // float32 data, and an int32 bias as float32 (value * input_scale *
   // filter_scale[c]), for quantized ops computed in float32.
-  Result<uint32_t> dequantizedConstant(const Operation& op, uint32_t i);
+  Result<uint32_t> dequantizedConstant(const Operation& op, uint32_t i,
+                                       std::optional<std::vector<uint32_t>> dims = std::nullopt);
   Result<uint32_t> floatBias(const Operation& op, uint32_t i, uint32_t inputIndex,
                              uint32_t filterIndex);
 

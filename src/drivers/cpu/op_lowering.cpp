@@ -49,6 +49,7 @@ Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
     case OperationType::DEPTHWISE_CONV_2D:
     case OperationType::GROUPED_CONV_2D: return lowerConvolution(context, op);
     case OperationType::TRANSPOSE_CONV_2D: return lowerTransposeConv(context, op);
+    case OperationType::BATCH_MATMUL: return lowerBatchMatmul(context, op);
     case OperationType::FULLY_CONNECTED: return lowerFullyConnected(context, op);
     case OperationType::AVERAGE_POOL_2D:
     case OperationType::MAX_POOL_2D: return lowerPooling(context, op);

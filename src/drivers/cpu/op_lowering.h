@@ -32,6 +32,7 @@ Result<void> lowerConversion(LoweringContext& context, const Operation& op);
 Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op);
+Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op);
 
 // The clamp range of an NNAPI fused activation code held by input i.
 Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
