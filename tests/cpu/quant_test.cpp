@@ -534,6 +534,20 @@ TEST_P(QuantOpTest, MeanOverLastAxes) {
   expectSameAsReference(g, {in}, out);
 }
 
+// Reducing axes of size 1 only drops them (MEAN may still requantize).
+TEST_P(QuantOpTest, ReductionsOfSizeOneAxes) {
+  for (int32_t op : {ANEURALNETWORKS_MEAN, ANEURALNETWORKS_REDUCE_MAX}) {
+    TestGraph g;
+    const Tensor in{{3, 1, 4}, q(0.05f, 100)};
+    const Tensor out{{3, 4}, op == ANEURALNETWORKS_MEAN ? q(0.03f, 120) : in.type};
+    const uint32_t input = g.tensor(in.dims, in.type), output = g.tensor(out.dims, out.type);
+    const uint32_t keep = op == ANEURALNETWORKS_MEAN ? g.int32(0) : g.boolean(false);
+    g.operation(op, {input, g.int32Tensor({1}, {1}), keep}, {output});
+    g.finish({input}, {output});
+    expectSameAsReference(g, {in}, out);
+  }
+}
+
 TEST_P(QuantOpTest, ReduceMaxAndMin) {
   for (int32_t op : {ANEURALNETWORKS_REDUCE_MAX, ANEURALNETWORKS_REDUCE_MIN}) {
     for (bool spatial : {false, true}) {

@@ -69,8 +69,6 @@ Result<Reduction> readReduction(const LoweringContext& context, const Operation&
   ANNRT_CPU_REQUIRE(output.dims == (keepDims ? kept : squeezed),
                     "output {} does not match the reduction of {}", toString(output.dims),
                     toString(input.dims));
-  // XNNPACK has no 1x1 pooling; reducing single elements is a copy.
-  ANNRT_CPU_REQUIRE(r.reduced > 1, "a reduction of single elements is not lowered");
   r.spatial = rank(input) == 4 && first == 1 && last == 2;
   r.poolHeight = r.spatial ? input.dims[1] : 1;
   r.poolWidth = r.spatial ? input.dims[2] : r.reduced;
@@ -96,6 +94,22 @@ Result<void> lowerReduction(LoweringContext& context, const Operation& op) {
   }
   if (context.checking()) return {};
   xnn_subgraph_t s = context.subgraph();
+  if (r.reduced == 1) {
+    // Reducing axes of size 1 only drops them: a copy (XNNPACK has no 1x1
+    // pooling), requantized through float32 if MEAN changes the scale.
+    const std::vector<size_t> sizes = toSizes(output.dims);
+    auto copy = [&](uint32_t from, uint32_t to) {
+      return checkXnn(xnn_define_static_reshape(s, sizes.size(), sizes.data(), from, to, 0),
+                      "xnn_define_static_reshape");
+    };
+    if (!quantized || (input.scale == output.scale && input.zeroPoint == output.zeroPoint)) {
+      ANNRT_ASSIGN_OR_RETURN(uint32_t from, context.inputValue(op, 0));
+      ANNRT_ASSIGN_OR_RETURN(uint32_t to, context.outputValue(op, 0));
+      return copy(from, to);
+    }
+    ANNRT_ASSIGN_OR_RETURN(uint32_t from, context.floatInputValue(op, 0));
+    return context.withFloatOutput(op, 0, [&](uint32_t to) { return copy(from, to); });
+  }
   const std::vector<uint32_t> view{r.outer, 1, r.reduced, r.inner};
   const std::vector<uint32_t> pooledDims{r.outer, 1, 1, r.inner};
   const bool isFloat = !quantized || op.type == OperationType::REDUCE_MIN;
