@@ -28,8 +28,48 @@ std::vector<float> randomValues(size_t count, uint32_t seed, float low, float hi
   return values;
 }
 
-TestGraph::TestGraph() { ANeuralNetworksModel_create(&model_); }
-TestGraph::~TestGraph() { ANeuralNetworksModel_free(model_); }
+std::vector<uint8_t> randomBytes(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int> distribution(0, 255);
+  std::vector<uint8_t> values(count);
+  for (uint8_t& value : values) value = static_cast<uint8_t>(distribution(generator));
+  return values;
+}
+
+std::vector<int8_t> randomInt8(size_t count, uint32_t seed, int8_t low, int8_t high) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int> distribution(low, high);
+  std::vector<int8_t> values(count);
+  for (int8_t& value : values) value = static_cast<int8_t>(distribution(generator));
+  return values;
+}
+
+std::vector<int32_t> randomInt32(size_t count, uint32_t seed, int32_t low, int32_t high) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int32_t> distribution(low, high);
+  std::vector<int32_t> values(count);
+  for (int32_t& value : values) value = distribution(generator);
+  return values;
+}
+
+size_t elementSize(int32_t type) {
+  switch (type) {
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+    case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
+    case ANEURALNETWORKS_TENSOR_BOOL8: return 1;
+    case ANEURALNETWORKS_TENSOR_FLOAT16: return 2;
+    default: return 4;
+  }
+}
+
+TestGraph::TestGraph() {
+  ANeuralNetworksModel_create(&model_);
+}
+TestGraph::~TestGraph() {
+  ANeuralNetworksModel_free(model_);
+}
 
 uint32_t TestGraph::add(const ANeuralNetworksOperandType& type, const void* data, size_t length) {
   ANeuralNetworksModel_addOperand(model_, &type);
@@ -48,6 +88,36 @@ uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, std::vector<floa
   const ANeuralNetworksOperandType type{ANEURALNETWORKS_TENSOR_FLOAT32,
                                         static_cast<uint32_t>(dims.size()), dims.data(), 0, 0};
   return add(type, storage_.back().data(), storage_.back().size() * sizeof(float));
+}
+
+uint32_t TestGraph::tensor(const std::vector<uint32_t>& dims, const TensorType& type) {
+  const ANeuralNetworksOperandType operandType{type.type, static_cast<uint32_t>(dims.size()),
+                                               dims.data(), type.scale, type.zeroPoint};
+  return add(operandType, nullptr, 0);
+}
+
+uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, const TensorType& type,
+                             std::vector<uint8_t> bytes) {
+  byteStorage_.push_back(std::move(bytes));
+  const ANeuralNetworksOperandType operandType{type.type, static_cast<uint32_t>(dims.size()),
+                                               dims.data(), type.scale, type.zeroPoint};
+  return add(operandType, byteStorage_.back().data(), byteStorage_.back().size());
+}
+
+uint32_t TestGraph::int32Tensor(const std::vector<uint32_t>& dims,
+                                const std::vector<int32_t>& values, float scale) {
+  return constant(dims, {ANEURALNETWORKS_TENSOR_INT32, scale, 0}, toBytes(values));
+}
+
+uint32_t TestGraph::perChannel(const std::vector<uint32_t>& dims, const std::vector<int8_t>& values,
+                               uint32_t channelDim, const std::vector<float>& scales) {
+  const uint32_t index =
+      constant(dims, {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, 0.0f, 0}, toBytes(values));
+  const ANeuralNetworksSymmPerChannelQuantParams params{
+      channelDim, static_cast<uint32_t>(scales.size()), scales.data()};
+  ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, static_cast<int32_t>(index),
+                                                           &params);
+  return index;
 }
 
 uint32_t TestGraph::int32(int32_t value) {
@@ -89,9 +159,9 @@ std::vector<bool> TestGraph::supportedBy(const std::string& name) const {
   return std::vector<bool>(flags.get(), flags.get() + operationCount_);
 }
 
-std::vector<std::vector<float>> TestGraph::run(const std::string& name,
-                                               const std::vector<std::vector<float>>& inputs,
-                                               const std::vector<size_t>& outputSizes) const {
+std::vector<std::vector<uint8_t>> TestGraph::runBytes(
+    const std::string& name, const std::vector<std::vector<uint8_t>>& inputs,
+    const std::vector<size_t>& outputBytes) const {
   const ANeuralNetworksDevice* device = findDevice(name);
   if (device == nullptr) return {};
   ANeuralNetworksCompilation* compilation = nullptr;
@@ -99,25 +169,38 @@ std::vector<std::vector<float>> TestGraph::run(const std::string& name,
       ANEURALNETWORKS_NO_ERROR) {
     return {};
   }
-  std::vector<std::vector<float>> outputs;
+  std::vector<std::vector<uint8_t>> outputs;
   ANeuralNetworksExecution* execution = nullptr;
   bool ok = ANeuralNetworksCompilation_finish(compilation) == ANEURALNETWORKS_NO_ERROR &&
             ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
     ok = ANeuralNetworksExecution_setInput(execution, i, nullptr, inputs[i].data(),
-                                           inputs[i].size() * sizeof(float)) ==
-         ANEURALNETWORKS_NO_ERROR;
+                                           inputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
-  for (size_t i = 0; ok && i < outputSizes.size(); ++i) outputs.emplace_back(outputSizes[i]);
+  for (size_t i = 0; ok && i < outputBytes.size(); ++i) outputs.emplace_back(outputBytes[i]);
   for (size_t i = 0; ok && i < outputs.size(); ++i) {
     ok = ANeuralNetworksExecution_setOutput(execution, i, nullptr, outputs[i].data(),
-                                            outputs[i].size() * sizeof(float)) ==
-         ANEURALNETWORKS_NO_ERROR;
+                                            outputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
   ok = ok && ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
   ANeuralNetworksExecution_free(execution);
   ANeuralNetworksCompilation_free(compilation);
-  return ok ? outputs : std::vector<std::vector<float>>{};
+  return ok ? outputs : std::vector<std::vector<uint8_t>>{};
+}
+
+std::vector<std::vector<float>> TestGraph::run(const std::string& name,
+                                               const std::vector<std::vector<float>>& inputs,
+                                               const std::vector<size_t>& outputSizes) const {
+  std::vector<std::vector<uint8_t>> inputBytes;
+  for (const auto& input : inputs) inputBytes.push_back(toBytes(input));
+  std::vector<size_t> outputBytes;
+  for (size_t size : outputSizes) outputBytes.push_back(size * sizeof(float));
+  std::vector<std::vector<float>> outputs;
+  for (const auto& bytes : runBytes(name, inputBytes, outputBytes)) {
+    outputs.emplace_back(bytes.size() / sizeof(float));
+    std::memcpy(outputs.back().data(), bytes.data(), bytes.size());
+  }
+  return outputs;
 }
 
 }  // namespace annrt::test

@@ -1,18 +1,36 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// A small float32 model builder over the NNAPI C API, and a runner that
-// compiles it for one named device.
+// A small model builder over the NNAPI C API (float32 and quantized
+// tensors), and a runner that compiles it for one named device.
 #pragma once
 
 #include <android/NeuralNetworks.h>
 
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
 
 namespace annrt::test {
+
+// An operand type with its quantization (scale 0 and zero point 0 for
+// float32 and int32).
+struct TensorType {
+  int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32;
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+};
+
+inline TensorType quant8(bool isSigned, float scale, int32_t zeroPoint) {
+  return {
+      isSigned ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
+      scale, isSigned ? zeroPoint - 128 : zeroPoint};
+}
+
+// Bytes of one element of `type`.
+size_t elementSize(int32_t type);
 
 class TestGraph {
  public:
@@ -22,7 +40,16 @@ class TestGraph {
   TestGraph& operator=(const TestGraph&) = delete;
 
   uint32_t tensor(const std::vector<uint32_t>& dims);
+  uint32_t tensor(const std::vector<uint32_t>& dims, const TensorType& type);
   uint32_t constant(const std::vector<uint32_t>& dims, std::vector<float> values);
+  // A constant of any tensor type from its raw little-endian bytes.
+  uint32_t constant(const std::vector<uint32_t>& dims, const TensorType& type,
+                    std::vector<uint8_t> bytes);
+  uint32_t int32Tensor(const std::vector<uint32_t>& dims, const std::vector<int32_t>& values,
+                       float scale = 0.0f);
+  // A TENSOR_QUANT8_SYMM_PER_CHANNEL constant.
+  uint32_t perChannel(const std::vector<uint32_t>& dims, const std::vector<int8_t>& values,
+                      uint32_t channelDim, const std::vector<float>& scales);
   uint32_t int32(int32_t value);
   uint32_t float32(float value);
   uint32_t boolean(bool value);
@@ -39,6 +66,10 @@ class TestGraph {
   std::vector<std::vector<float>> run(const std::string& device,
                                       const std::vector<std::vector<float>>& inputs,
                                       const std::vector<size_t>& outputSizes) const;
+  // The same with raw bytes; outputs have `outputBytes` bytes.
+  std::vector<std::vector<uint8_t>> runBytes(const std::string& device,
+                                             const std::vector<std::vector<uint8_t>>& inputs,
+                                             const std::vector<size_t>& outputBytes) const;
 
  private:
   uint32_t add(const ANeuralNetworksOperandType& type, const void* data, size_t length);
@@ -47,9 +78,20 @@ class TestGraph {
   uint32_t operandCount_ = 0;
   uint32_t operationCount_ = 0;
   std::deque<std::vector<float>> storage_;
+  std::deque<std::vector<uint8_t>> byteStorage_;
 };
 
 const ANeuralNetworksDevice* findDevice(const std::string& name);
 std::vector<float> randomValues(size_t count, uint32_t seed, float low = -1.0f, float high = 1.0f);
+// Uniformly random raw bytes of a quant8 type (the full 0..255 range).
+std::vector<uint8_t> randomBytes(size_t count, uint32_t seed);
+std::vector<int8_t> randomInt8(size_t count, uint32_t seed, int8_t low = -127, int8_t high = 127);
+std::vector<int32_t> randomInt32(size_t count, uint32_t seed, int32_t low, int32_t high);
+template <typename T>
+std::vector<uint8_t> toBytes(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
 
 }  // namespace annrt::test

@@ -12,6 +12,17 @@ struct SubgraphDeleter {
 };
 using SubgraphPtr = std::unique_ptr<xnn_subgraph, SubgraphDeleter>;
 
+// Relaxed models may compute float32 in float16. XNNPACK's hint does so only
+// where the CPU has native fp16 arithmetic (ARMv8.2-A FP16) and the whole
+// subgraph has fp16 kernels, else it keeps fp32. On x86 without AVX512-FP16,
+// as on the AVX-512 build machine, the hint was measured to be a no-op
+// (bit-identical outputs, same time), while XNN_FLAG_FORCE_FP16_INFERENCE
+// emulates fp16 through conversions and ran a MobileNet block 6-15x slower;
+// so forcing is never used.
+uint32_t runtimeFlags(const Model& model) {
+  return model.relaxComputationFloat32toFloat16 ? XNN_FLAG_HINT_FP16_INFERENCE : 0;
+}
+
 }  // namespace
 
 bool initializeXnnpack() {
@@ -38,8 +49,8 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
   ANNRT_CPU_REQUIRE(!main.operations.empty(), "empty model");
   xnn_subgraph_t raw = nullptr;
   LoweringContext probe(*model_, nullptr);
-  ANNRT_RETURN_IF_ERROR(checkXnn(xnn_create_subgraph(probe.externalValueCount(), 0, &raw),
-                                 "xnn_create_subgraph"));
+  ANNRT_RETURN_IF_ERROR(
+      checkXnn(xnn_create_subgraph(probe.externalValueCount(), 0, &raw), "xnn_create_subgraph"));
   SubgraphPtr subgraph(raw);
   LoweringContext context(*model_, subgraph.get());
   for (size_t i = 0; i < main.operations.size(); ++i) {
@@ -50,7 +61,7 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
     }
   }
   ANNRT_RETURN_IF_ERROR(
-      checkXnn(xnn_create_runtime_v2(subgraph.get(), pool_.get(), 0, &runtime_),
+      checkXnn(xnn_create_runtime_v2(subgraph.get(), pool_.get(), runtimeFlags(*model_), &runtime_),
                "xnn_create_runtime_v2"));
   constants_ = context.takeConstants();
   for (uint32_t index : main.outputIndexes) {

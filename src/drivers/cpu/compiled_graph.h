@@ -14,6 +14,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/thread_pool.h"
 
 namespace annrt::cpu {
@@ -43,7 +44,7 @@ class CompiledGraph {
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
   xnn_runtime_t runtime_ = nullptr;
-  std::vector<std::unique_ptr<float[]>> constants_;
+  LoweredConstants constants_;
   std::vector<std::unique_ptr<uint8_t[]>> inputs_;
   std::vector<xnn_external_value> externals_;
 };

@@ -23,48 +23,71 @@ Result<void> requireNhwc(const LoweringContext& context, const Operation& op, ui
   return {};
 }
 
+namespace {
+
+// Extension operations annrt-cpu lowers: com.annrt.tflite's
+// CONVOLUTION_2D_TRANSPOSE_BIAS (code 0), which the TFLite importer emits
+// for MediaPipe's Convolution2DTransposeBias.
+Result<void> lowerExtension(LoweringContext& context, const Operation& op) {
+  const auto code = static_cast<uint32_t>(op.type);
+  const auto prefix = static_cast<uint16_t>(code >> kExtensionTypeBits);
+  for (const ExtensionPrefix& extension : context.model().extensions) {
+    if (extension.prefix == prefix && extension.name == "com.annrt.tflite" &&
+        (code & 0xffff) == 0) {
+      return lowerTransposeConvBias(context, op);
+    }
+  }
+  return makeError(ErrorCode::OP_FAILED,
+                   "extension operation {:#x} is not implemented by annrt-cpu", code);
+}
+
+}  // namespace
+
 Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
   switch (op.type) {
     case OperationType::CONV_2D:
     case OperationType::DEPTHWISE_CONV_2D:
-      return lowerConvolution(context, op);
-    case OperationType::FULLY_CONNECTED:
-      return lowerFullyConnected(context, op);
+    case OperationType::GROUPED_CONV_2D: return lowerConvolution(context, op);
+    case OperationType::TRANSPOSE_CONV_2D: return lowerTransposeConv(context, op);
+    case OperationType::BATCH_MATMUL: return lowerBatchMatmul(context, op);
+    case OperationType::FULLY_CONNECTED: return lowerFullyConnected(context, op);
     case OperationType::AVERAGE_POOL_2D:
-    case OperationType::MAX_POOL_2D:
-      return lowerPooling(context, op);
+    case OperationType::MAX_POOL_2D: return lowerPooling(context, op);
     case OperationType::ADD:
     case OperationType::MUL:
     case OperationType::SUB:
     case OperationType::DIV:
     case OperationType::MAXIMUM:
-    case OperationType::MINIMUM:
-      return lowerBinary(context, op);
+    case OperationType::MINIMUM: return lowerBinary(context, op);
     case OperationType::RELU:
     case OperationType::RELU1:
     case OperationType::RELU6:
     case OperationType::LOGISTIC:
+    case OperationType::TANH:
     case OperationType::HARD_SWISH:
     case OperationType::ELU:
     case OperationType::ABS:
     case OperationType::FLOOR:
     case OperationType::NEG:
-    case OperationType::SQRT:
-      return lowerUnary(context, op);
-    case OperationType::SOFTMAX:
-      return lowerSoftmax(context, op);
+    case OperationType::SQRT: return lowerUnary(context, op);
+    case OperationType::SOFTMAX: return lowerSoftmax(context, op);
     case OperationType::RESHAPE:
     case OperationType::SQUEEZE:
-    case OperationType::EXPAND_DIMS:
-      return lowerReshape(context, op);
+    case OperationType::EXPAND_DIMS: return lowerReshape(context, op);
     case OperationType::PAD:
-    case OperationType::PAD_V2:
-      return lowerPad(context, op);
-    case OperationType::RESIZE_BILINEAR:
-      return lowerResize(context, op);
-    case OperationType::DEPTH_TO_SPACE:
-      return lowerDepthToSpace(context, op);
+    case OperationType::PAD_V2: return lowerPad(context, op);
+    case OperationType::RESIZE_BILINEAR: return lowerResize(context, op);
+    case OperationType::DEPTH_TO_SPACE: return lowerDepthToSpace(context, op);
+    case OperationType::CONCATENATION: return lowerConcatenation(context, op);
+    case OperationType::MEAN:
+    case OperationType::REDUCE_SUM:
+    case OperationType::REDUCE_MAX:
+    case OperationType::REDUCE_MIN: return lowerReduction(context, op);
+    case OperationType::QUANTIZE:
+    case OperationType::DEQUANTIZE: return lowerConversion(context, op);
+    case OperationType::PRELU: return lowerPrelu(context, op);
     default:
+      if (isExtensionCode(static_cast<int32_t>(op.type))) return lowerExtension(context, op);
       return makeError(ErrorCode::OP_FAILED, "{} is not implemented by annrt-cpu",
                        operationTypeName(op.type));
   }

@@ -4,7 +4,8 @@
 // NNAPI operation -> XNNPACK node(s). Every lowering checks the operation
 // (types, constant parameters, layout, shapes) and returns OP_FAILED naming
 // the first unsupported thing; when the context is building, it then defines
-// the nodes. Only float32 (and relaxed float32) operations are lowered.
+// the nodes. Float32 (and relaxed float32) and quant8 asymm (signed)
+// operations are lowered.
 #pragma once
 
 #include "drivers/cpu/lowering_context.h"
@@ -25,6 +26,13 @@ Result<void> lowerReshape(LoweringContext& context, const Operation& op);
 Result<void> lowerPad(LoweringContext& context, const Operation& op);
 Result<void> lowerResize(LoweringContext& context, const Operation& op);
 Result<void> lowerDepthToSpace(LoweringContext& context, const Operation& op);
+Result<void> lowerConcatenation(LoweringContext& context, const Operation& op);
+Result<void> lowerReduction(LoweringContext& context, const Operation& op);
+Result<void> lowerConversion(LoweringContext& context, const Operation& op);
+Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
+Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
+Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op);
+Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op);
 
 // The clamp range of an NNAPI fused activation code held by input i.
 Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
