@@ -14,11 +14,12 @@ using SubgraphPtr = std::unique_ptr<xnn_subgraph, SubgraphDeleter>;
 
 // Relaxed models may compute float32 in float16. XNNPACK's hint does so only
 // where the CPU has native fp16 arithmetic (ARMv8.2-A FP16) and the whole
-// subgraph has fp16 kernels, else it keeps fp32. On x86 without AVX512-FP16,
-// as on the AVX-512 build machine, the hint was measured to be a no-op
-// (bit-identical outputs, same time), while XNN_FLAG_FORCE_FP16_INFERENCE
-// emulates fp16 through conversions and ran a MobileNet block 6-15x slower;
-// so forcing is never used.
+// subgraph has fp16 kernels, else it keeps fp32. On x86 without AVX512-FP16
+// (the AVX-512 development machine) the hint was measured to be a no-op:
+// bit-identical outputs and the same time, on a MobileNet block and on
+// hand_landmark_full. XNN_FLAG_FORCE_FP16_INFERENCE there emulates fp16
+// arithmetic through conversions and ran the block 6x slower or worse, so it
+// is never used. The fp16 path itself (ARM) has not been measured here.
 uint32_t runtimeFlags(const Model& model) {
   return model.relaxComputationFloat32toFloat16 ? XNN_FLAG_HINT_FP16_INFERENCE : 0;
 }
