@@ -45,95 +45,95 @@ extern "C" {
 
 /* Room for an error message from the driver; always NUL-terminated. */
 typedef struct AnnrtMessage {
-    char text[512];
+  char text[512];
 } AnnrtMessage;
 
 /* ---- Models ---- */
 
 /* Same values as annrt's operand lifetimes (and AOSP's test harness). */
 enum {
-    ANNRT_LIFETIME_TEMPORARY_VARIABLE = 0,
-    ANNRT_LIFETIME_SUBGRAPH_INPUT = 1,
-    ANNRT_LIFETIME_SUBGRAPH_OUTPUT = 2,
-    ANNRT_LIFETIME_CONSTANT = 3,  /* data/length give the value */
-    ANNRT_LIFETIME_NO_VALUE = 5,  /* omitted optional operand */
-    ANNRT_LIFETIME_SUBGRAPH = 6,  /* subgraph gives the index into AnnrtModel.referenced */
+  ANNRT_LIFETIME_TEMPORARY_VARIABLE = 0,
+  ANNRT_LIFETIME_SUBGRAPH_INPUT = 1,
+  ANNRT_LIFETIME_SUBGRAPH_OUTPUT = 2,
+  ANNRT_LIFETIME_CONSTANT = 3, /* data/length give the value */
+  ANNRT_LIFETIME_NO_VALUE = 5, /* omitted optional operand */
+  ANNRT_LIFETIME_SUBGRAPH = 6, /* subgraph gives the index into AnnrtModel.referenced */
 };
 
 typedef struct AnnrtOperand {
-    int32_t type; /* NNAPI OperandCode (or an extension type) */
-    uint32_t rank;
-    const uint32_t* dimensions; /* 0 = unknown; rank 0 for a tensor = unknown rank */
-    float scale;
-    int32_t zeroPoint;
-    int32_t lifetime;
-    /* TENSOR_QUANT8_SYMM_PER_CHANNEL: channelDim and scaleCount scales. */
-    uint32_t channelDim;
-    uint32_t scaleCount;
-    const float* scales;
-    const void* data; /* ANNRT_LIFETIME_CONSTANT */
-    size_t length;
-    uint32_t subgraph; /* ANNRT_LIFETIME_SUBGRAPH */
-    const void* extensionData;
-    size_t extensionDataLength;
+  int32_t type; /* NNAPI OperandCode (or an extension type) */
+  uint32_t rank;
+  const uint32_t* dimensions; /* 0 = unknown; rank 0 for a tensor = unknown rank */
+  float scale;
+  int32_t zeroPoint;
+  int32_t lifetime;
+  /* TENSOR_QUANT8_SYMM_PER_CHANNEL: channelDim and scaleCount scales. */
+  uint32_t channelDim;
+  uint32_t scaleCount;
+  const float* scales;
+  const void* data; /* ANNRT_LIFETIME_CONSTANT */
+  size_t length;
+  uint32_t subgraph; /* ANNRT_LIFETIME_SUBGRAPH */
+  const void* extensionData;
+  size_t extensionDataLength;
 } AnnrtOperand;
 
 typedef struct AnnrtOperation {
-    int32_t type; /* NNAPI OperationCode (or an extension type) */
-    uint32_t inputCount;
-    const uint32_t* inputs;
-    uint32_t outputCount;
-    const uint32_t* outputs;
+  int32_t type; /* NNAPI OperationCode (or an extension type) */
+  uint32_t inputCount;
+  const uint32_t* inputs;
+  uint32_t outputCount;
+  const uint32_t* outputs;
 } AnnrtOperation;
 
 typedef struct AnnrtSubgraph {
-    uint32_t operandCount;
-    const AnnrtOperand* operands;
-    uint32_t operationCount;
-    const AnnrtOperation* operations; /* in a valid execution order */
-    uint32_t inputCount;
-    const uint32_t* inputs;
-    uint32_t outputCount;
-    const uint32_t* outputs;
+  uint32_t operandCount;
+  const AnnrtOperand* operands;
+  uint32_t operationCount;
+  const AnnrtOperation* operations; /* in a valid execution order */
+  uint32_t inputCount;
+  const uint32_t* inputs;
+  uint32_t outputCount;
+  const uint32_t* outputs;
 } AnnrtSubgraph;
 
 typedef struct AnnrtExtension {
-    const char* name;
-    uint16_t prefix; /* extension types are (prefix << 16 | code within the extension) */
+  const char* name;
+  uint16_t prefix; /* extension types are (prefix << 16 | code within the extension) */
 } AnnrtExtension;
 
 typedef struct AnnrtModel {
-    uint32_t size; /* sizeof(AnnrtModel) */
-    AnnrtSubgraph main;
-    uint32_t referencedCount;
-    const AnnrtSubgraph* referenced;
-    bool relaxComputationFloat32toFloat16;
-    uint32_t extensionCount;
-    const AnnrtExtension* extensions;
+  uint32_t size; /* sizeof(AnnrtModel) */
+  AnnrtSubgraph main;
+  uint32_t referencedCount;
+  const AnnrtSubgraph* referenced;
+  bool relaxComputationFloat32toFloat16;
+  uint32_t extensionCount;
+  const AnnrtExtension* extensions;
 } AnnrtModel;
 
 /* ---- Capabilities ---- */
 
 /* Relative to annrt's reference CPU device, which is 1.0 everywhere; lower is better. */
 typedef struct AnnrtPerformance {
-    float execTime;
-    float powerUsage;
+  float execTime;
+  float powerUsage;
 } AnnrtPerformance;
 
 typedef struct AnnrtOperandPerformance {
-    int32_t type;
-    AnnrtPerformance performance;
+  int32_t type;
+  AnnrtPerformance performance;
 } AnnrtOperandPerformance;
 
 typedef struct AnnrtCapabilities {
-    uint32_t size; /* sizeof(AnnrtCapabilities) */
-    AnnrtPerformance relaxedFloat32toFloat16Scalar;
-    AnnrtPerformance relaxedFloat32toFloat16Tensor;
-    AnnrtPerformance ifPerformance;
-    AnnrtPerformance whilePerformance;
-    AnnrtPerformance defaultPerformance; /* for operand types not listed */
-    uint32_t operandPerformanceCount;
-    const AnnrtOperandPerformance* operandPerformance;
+  uint32_t size; /* sizeof(AnnrtCapabilities) */
+  AnnrtPerformance relaxedFloat32toFloat16Scalar;
+  AnnrtPerformance relaxedFloat32toFloat16Tensor;
+  AnnrtPerformance ifPerformance;
+  AnnrtPerformance whilePerformance;
+  AnnrtPerformance defaultPerformance; /* for operand types not listed */
+  uint32_t operandPerformanceCount;
+  const AnnrtOperandPerformance* operandPerformance;
 } AnnrtCapabilities;
 
 /* ---- Preparation ---- */
@@ -141,15 +141,15 @@ typedef struct AnnrtCapabilities {
 #define ANNRT_CACHE_TOKEN_SIZE 32
 
 typedef struct AnnrtPrepareOptions {
-    uint32_t size;       /* sizeof(AnnrtPrepareOptions) */
-    int32_t preference;  /* NNAPI PreferenceCode */
-    int32_t priority;    /* NNAPI PriorityCode */
-    int64_t deadlineNs;  /* CLOCK_MONOTONIC; -1: none */
-    /* Compilation caching: a directory the driver may write its own files in
-     * (NULL: no caching), and the application's token for this model. */
-    const char* cacheDir;
-    uint8_t token[ANNRT_CACHE_TOKEN_SIZE];
-    uint32_t numThreads; /* 0: the driver's choice */
+  uint32_t size;      /* sizeof(AnnrtPrepareOptions) */
+  int32_t preference; /* NNAPI PreferenceCode */
+  int32_t priority;   /* NNAPI PriorityCode */
+  int64_t deadlineNs; /* CLOCK_MONOTONIC; -1: none */
+  /* Compilation caching: a directory the driver may write its own files in
+   * (NULL: no caching), and the application's token for this model. */
+  const char* cacheDir;
+  uint8_t token[ANNRT_CACHE_TOKEN_SIZE];
+  uint32_t numThreads; /* 0: the driver's choice */
 } AnnrtPrepareOptions;
 
 typedef struct AnnrtPreparedModel AnnrtPreparedModel; /* the driver's own */
@@ -157,40 +157,40 @@ typedef struct AnnrtPreparedModel AnnrtPreparedModel; /* the driver's own */
 /* ---- Execution ---- */
 
 typedef struct AnnrtArgument {
-    bool omitted;
-    void* data;
-    size_t length;
-    uint32_t rank; /* 0: as the model declares */
-    const uint32_t* dimensions;
+  bool omitted;
+  void* data;
+  size_t length;
+  uint32_t rank; /* 0: as the model declares */
+  const uint32_t* dimensions;
 } AnnrtArgument;
 
 typedef struct AnnrtRequest {
-    uint32_t inputCount;
-    const AnnrtArgument* inputs;
-    uint32_t outputCount;
-    const AnnrtArgument* outputs;
+  uint32_t inputCount;
+  const AnnrtArgument* inputs;
+  uint32_t outputCount;
+  const AnnrtArgument* outputs;
 } AnnrtRequest;
 
 typedef struct AnnrtExecuteOptions {
-    uint32_t size; /* sizeof(AnnrtExecuteOptions) */
-    bool measureTiming;
-    bool profileOperations;
-    int64_t deadlineNs; /* CLOCK_MONOTONIC; -1: none */
-    uint64_t loopTimeoutNs;
+  uint32_t size; /* sizeof(AnnrtExecuteOptions) */
+  bool measureTiming;
+  bool profileOperations;
+  int64_t deadlineNs; /* CLOCK_MONOTONIC; -1: none */
+  uint64_t loopTimeoutNs;
 } AnnrtExecuteOptions;
 
 /* Where a driver reports what an execution produced. The runtime owns it. */
 typedef struct AnnrtExecuteResult AnnrtExecuteResult;
 
 typedef struct AnnrtResultSink {
-    AnnrtExecuteResult* result;
-    /* Actual dims of an output; sufficient = false when its buffer was too
-     * small (then return ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE). */
-    void (*setOutputShape)(AnnrtExecuteResult* result, uint32_t output, uint32_t rank,
-                           const uint32_t* dimensions, bool sufficient);
-    void (*setTiming)(AnnrtExecuteResult* result, uint64_t onDeviceNs, uint64_t inDriverNs);
-    /* Time of main-subgraph operation `operation` (profileOperations). */
-    void (*setOperationTime)(AnnrtExecuteResult* result, uint32_t operation, uint64_t ns);
+  AnnrtExecuteResult* result;
+  /* Actual dims of an output; sufficient = false when its buffer was too
+   * small (then return ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE). */
+  void (*setOutputShape)(AnnrtExecuteResult* result, uint32_t output, uint32_t rank,
+                         const uint32_t* dimensions, bool sufficient);
+  void (*setTiming)(AnnrtExecuteResult* result, uint64_t onDeviceNs, uint64_t inDriverNs);
+  /* Time of main-subgraph operation `operation` (profileOperations). */
+  void (*setOperationTime)(AnnrtExecuteResult* result, uint32_t operation, uint64_t ns);
 } AnnrtResultSink;
 
 /* Completion callback of execute_async; called exactly once, from any thread. */
@@ -199,44 +199,44 @@ typedef void (*AnnrtCompletion)(void* userData, int32_t status);
 /* ---- Devices ---- */
 
 typedef struct AnnrtDevice {
-    uint32_t size; /* sizeof(AnnrtDevice) */
-    const char* name;    /* unique among all devices; not "nnapi-reference" */
-    const char* version;
-    int32_t type;         /* NNAPI DeviceTypeCode */
-    int64_t featureLevel; /* NNAPI FeatureLevelCode */
-    void* context;        /* passed back to every device callback */
+  uint32_t size;    /* sizeof(AnnrtDevice) */
+  const char* name; /* unique among all devices; not "nnapi-reference" */
+  const char* version;
+  int32_t type;         /* NNAPI DeviceTypeCode */
+  int64_t featureLevel; /* NNAPI FeatureLevelCode */
+  void* context;        /* passed back to every device callback */
 
-    /* Fills *capabilities; pointers inside must stay valid while loaded. */
-    int32_t (*getCapabilities)(void* context, AnnrtCapabilities* capabilities);
-    /* One flag per operation of model->main. */
-    int32_t (*getSupportedOperations)(void* context, const AnnrtModel* model, bool* supported);
-    bool (*supportsExtension)(void* context, const char* name);
-    int32_t (*prepare)(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
-                       AnnrtPreparedModel** prepared, AnnrtMessage* message);
-    /* Runs synchronously; may be called from several threads at once. */
-    int32_t (*execute)(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
-                       const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
-                       AnnrtMessage* message);
-    /* Optional (NULL: the runtime runs execute on a thread of its own).
-     * Returns at once; `done` is called when the outputs are written, after
-     * which `sink` and the request's buffers are no longer used. */
-    int32_t (*executeAsync)(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
-                            const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
-                            AnnrtMessage* message, AnnrtCompletion done, void* userData);
-    void (*release)(AnnrtPreparedModel* prepared);
-    /* Optional device memory (NULL: the runtime allocates host memory). */
-    void* (*allocate)(void* context, size_t size);
-    void (*free)(void* context, void* memory);
+  /* Fills *capabilities; pointers inside must stay valid while loaded. */
+  int32_t (*getCapabilities)(void* context, AnnrtCapabilities* capabilities);
+  /* One flag per operation of model->main. */
+  int32_t (*getSupportedOperations)(void* context, const AnnrtModel* model, bool* supported);
+  bool (*supportsExtension)(void* context, const char* name);
+  int32_t (*prepare)(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                     AnnrtPreparedModel** prepared, AnnrtMessage* message);
+  /* Runs synchronously; may be called from several threads at once. */
+  int32_t (*execute)(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
+                     const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
+                     AnnrtMessage* message);
+  /* Optional (NULL: the runtime runs execute on a thread of its own).
+   * Returns at once; `done` is called when the outputs are written, after
+   * which `sink` and the request's buffers are no longer used. */
+  int32_t (*executeAsync)(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
+                          const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
+                          AnnrtMessage* message, AnnrtCompletion done, void* userData);
+  void (*release)(AnnrtPreparedModel* prepared);
+  /* Optional device memory (NULL: the runtime allocates host memory). */
+  void* (*allocate)(void* context, size_t size);
+  void (*free)(void* context, void* memory);
 } AnnrtDevice;
 
 typedef struct AnnrtDriver {
-    uint32_t abiVersion; /* ANNRT_DRIVER_ABI_VERSION the driver was built with */
-    uint32_t size;       /* sizeof(AnnrtDriver) */
-    const char* name;
-    uint32_t deviceCount;
-    const AnnrtDevice* devices;
-    /* Optional: called before the library is unloaded. */
-    void (*shutdown)(void);
+  uint32_t abiVersion; /* ANNRT_DRIVER_ABI_VERSION the driver was built with */
+  uint32_t size;       /* sizeof(AnnrtDriver) */
+  const char* name;
+  uint32_t deviceCount;
+  const AnnrtDevice* devices;
+  /* Optional: called before the library is unloaded. */
+  void (*shutdown)(void);
 } AnnrtDriver;
 
 typedef const AnnrtDriver* (*AnnrtDriverInitFunction)(uint32_t runtimeAbiVersion);

@@ -117,13 +117,13 @@ class Device {
   virtual ~Device() = default;
   virtual const std::string& name() const = 0;
   virtual const std::string& version() const = 0;
-  virtual int32_t type() const = 0;  // DeviceTypeCode
+  virtual int32_t type() const = 0;          // DeviceTypeCode
   virtual int64_t featureLevel() const = 0;  // FeatureLevelCode
   virtual const Capabilities& capabilities() const = 0;
   // One flag per operation of model.main.
   virtual std::vector<bool> supportedOperations(const Model& model) const = 0;
-  virtual Result<std::shared_ptr<PreparedModel>> prepareModel(
-      std::shared_ptr<const Model> model, const PrepareOptions& options) = 0;
+  virtual Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
+                                                              const PrepareOptions& options) = 0;
   virtual bool supportsExtension(const std::string& name) const { return false; }
 };
 

@@ -57,7 +57,9 @@ unsigned parseVlogAreas(std::string_view spec) {
   return mask;
 }
 
-bool vlogEnabled(LogArea area) { return (vlogMask() & static_cast<unsigned>(area)) != 0; }
+bool vlogEnabled(LogArea area) {
+  return (vlogMask() & static_cast<unsigned>(area)) != 0;
+}
 
 const char* logAreaTag(LogArea area) {
   switch (area) {

@@ -41,10 +41,10 @@ void logWarning(fmt::format_string<Args...> format, Args&&... args) {
 }  // namespace annrt
 
 // Verbose log; the arguments are only evaluated when the area is enabled.
-#define ANNRT_VLOG(area, ...)                                                          \
-  do {                                                                                 \
-    if (::annrt::vlogEnabled(::annrt::LogArea::area)) {                                \
-      ::annrt::logLine("V", ::annrt::logAreaTag(::annrt::LogArea::area),               \
-                       fmt::format(__VA_ARGS__));                                      \
-    }                                                                                  \
+#define ANNRT_VLOG(area, ...)                                            \
+  do {                                                                   \
+    if (::annrt::vlogEnabled(::annrt::LogArea::area)) {                  \
+      ::annrt::logLine("V", ::annrt::logAreaTag(::annrt::LogArea::area), \
+                       fmt::format(__VA_ARGS__));                        \
+    }                                                                    \
   } while (0)

@@ -6,12 +6,10 @@ namespace annrt {
 
 const uint8_t* Model::constantData(const Operand& operand) const {
   switch (operand.lifetime) {
-    case Lifetime::CONSTANT_COPY:
-      return operandValues.data() + operand.location.offset;
+    case Lifetime::CONSTANT_COPY: return operandValues.data() + operand.location.offset;
     case Lifetime::CONSTANT_REFERENCE:
       return pools[operand.location.pool]->data() + operand.location.offset;
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 

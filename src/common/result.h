@@ -48,7 +48,7 @@ Error makeError(ErrorCode code, fmt::format_string<Args...> format, Args&&... ar
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : value_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(value_); }
@@ -71,7 +71,8 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error)
+      : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
@@ -89,12 +90,12 @@ class [[nodiscard]] Result<void> {
 #define ANNRT_CONCAT(a, b) ANNRT_CONCAT_INNER(a, b)
 
 // Propagates the error of an expression returning Result<...>.
-#define ANNRT_RETURN_IF_ERROR(expr)                 \
-  do {                                              \
-    auto annrt_result_ = (expr);                    \
-    if (!annrt_result_.ok()) {                      \
-      return annrt_result_.takeError();             \
-    }                                               \
+#define ANNRT_RETURN_IF_ERROR(expr)     \
+  do {                                  \
+    auto annrt_result_ = (expr);        \
+    if (!annrt_result_.ok()) {          \
+      return annrt_result_.takeError(); \
+    }                                   \
   } while (0)
 
 #define ANNRT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
@@ -109,11 +110,11 @@ class [[nodiscard]] Result<void> {
   ANNRT_ASSIGN_OR_RETURN_IMPL(ANNRT_CONCAT(annrt_tmp_, __LINE__), lhs, expr)
 
 // Returns an error with `code` when `cond` is false; the message is fmt-formatted.
-#define ANNRT_CHECK_CODE(code, cond, ...)                                                 \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      return ::annrt::Error{code, fmt::format(__VA_ARGS__)};                              \
-    }                                                                                     \
+#define ANNRT_CHECK_CODE(code, cond, ...)                    \
+  do {                                                       \
+    if (!(cond)) {                                           \
+      return ::annrt::Error{code, fmt::format(__VA_ARGS__)}; \
+    }                                                        \
   } while (0)
 
 // The common case: a violated requirement on model or request data.

@@ -10,8 +10,8 @@
 namespace annrt {
 
 int64_t featureLevelCode(int level) {
-  static constexpr std::array<int64_t, 9> kCodes = {0,       27,      28,      29,     30,
-                                                     31,      1000006, 1000007, 1000008};
+  static constexpr std::array<int64_t, 9> kCodes = {0,  27,      28,      29,     30,
+                                                    31, 1000006, 1000007, 1000008};
   return level >= 1 && level <= kMaxFeatureLevel ? kCodes[level] : 0;
 }
 
@@ -47,26 +47,112 @@ const char* operandTypeName(OperandType type) {
 }
 
 const char* operationTypeName(OperationType type) {
-  static constexpr std::array<const char*, 106> kNames = {
-      "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
-      "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED",
-      "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION",
-      "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6",
-      "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
-      "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
-      "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN",
-      "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM",
-      "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST", "CHANNEL_SHUFFLE",
-      "DETECTION_POSTPROCESSING", "EQUAL", "EXP", "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS",
-      "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT",
-      "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT",
-      "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW",
-      "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL",
-      "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN",
-      "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
-      "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-      "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL",
-      "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE"};
+  static constexpr std::array<const char*, 106> kNames = {"ADD",
+                                                          "AVERAGE_POOL_2D",
+                                                          "CONCATENATION",
+                                                          "CONV_2D",
+                                                          "DEPTHWISE_CONV_2D",
+                                                          "DEPTH_TO_SPACE",
+                                                          "DEQUANTIZE",
+                                                          "EMBEDDING_LOOKUP",
+                                                          "FLOOR",
+                                                          "FULLY_CONNECTED",
+                                                          "HASHTABLE_LOOKUP",
+                                                          "L2_NORMALIZATION",
+                                                          "L2_POOL_2D",
+                                                          "LOCAL_RESPONSE_NORMALIZATION",
+                                                          "LOGISTIC",
+                                                          "LSH_PROJECTION",
+                                                          "LSTM",
+                                                          "MAX_POOL_2D",
+                                                          "MUL",
+                                                          "RELU",
+                                                          "RELU1",
+                                                          "RELU6",
+                                                          "RESHAPE",
+                                                          "RESIZE_BILINEAR",
+                                                          "RNN",
+                                                          "SOFTMAX",
+                                                          "SPACE_TO_DEPTH",
+                                                          "SVDF",
+                                                          "TANH",
+                                                          "BATCH_TO_SPACE_ND",
+                                                          "DIV",
+                                                          "MEAN",
+                                                          "PAD",
+                                                          "SPACE_TO_BATCH_ND",
+                                                          "SQUEEZE",
+                                                          "STRIDED_SLICE",
+                                                          "SUB",
+                                                          "TRANSPOSE",
+                                                          "ABS",
+                                                          "ARGMAX",
+                                                          "ARGMIN",
+                                                          "AXIS_ALIGNED_BBOX_TRANSFORM",
+                                                          "BIDIRECTIONAL_SEQUENCE_LSTM",
+                                                          "BIDIRECTIONAL_SEQUENCE_RNN",
+                                                          "BOX_WITH_NMS_LIMIT",
+                                                          "CAST",
+                                                          "CHANNEL_SHUFFLE",
+                                                          "DETECTION_POSTPROCESSING",
+                                                          "EQUAL",
+                                                          "EXP",
+                                                          "EXPAND_DIMS",
+                                                          "GATHER",
+                                                          "GENERATE_PROPOSALS",
+                                                          "GREATER",
+                                                          "GREATER_EQUAL",
+                                                          "GROUPED_CONV_2D",
+                                                          "HEATMAP_MAX_KEYPOINT",
+                                                          "INSTANCE_NORMALIZATION",
+                                                          "LESS",
+                                                          "LESS_EQUAL",
+                                                          "LOG",
+                                                          "LOGICAL_AND",
+                                                          "LOGICAL_NOT",
+                                                          "LOGICAL_OR",
+                                                          "LOG_SOFTMAX",
+                                                          "MAXIMUM",
+                                                          "MINIMUM",
+                                                          "NEG",
+                                                          "NOT_EQUAL",
+                                                          "PAD_V2",
+                                                          "POW",
+                                                          "PRELU",
+                                                          "QUANTIZE",
+                                                          "QUANTIZED_16BIT_LSTM",
+                                                          "RANDOM_MULTINOMIAL",
+                                                          "REDUCE_ALL",
+                                                          "REDUCE_ANY",
+                                                          "REDUCE_MAX",
+                                                          "REDUCE_MIN",
+                                                          "REDUCE_PROD",
+                                                          "REDUCE_SUM",
+                                                          "ROI_ALIGN",
+                                                          "ROI_POOLING",
+                                                          "RSQRT",
+                                                          "SELECT",
+                                                          "SIN",
+                                                          "SLICE",
+                                                          "SPLIT",
+                                                          "SQRT",
+                                                          "TILE",
+                                                          "TOPK_V2",
+                                                          "TRANSPOSE_CONV_2D",
+                                                          "UNIDIRECTIONAL_SEQUENCE_LSTM",
+                                                          "UNIDIRECTIONAL_SEQUENCE_RNN",
+                                                          "RESIZE_NEAREST_NEIGHBOR",
+                                                          "QUANTIZED_LSTM",
+                                                          "IF",
+                                                          "WHILE",
+                                                          "ELU",
+                                                          "HARD_SWISH",
+                                                          "FILL",
+                                                          "RANK",
+                                                          "BATCH_MATMUL",
+                                                          "PACK",
+                                                          "MIRROR_PAD",
+                                                          "REVERSE"};
   const auto code = static_cast<int32_t>(type);
   if (code >= 0 && code < static_cast<int32_t>(kNames.size())) return kNames[code];
   if (type == OperationType::DENSIFY) return "DENSIFY";
@@ -74,7 +160,9 @@ const char* operationTypeName(OperationType type) {
   return isExtensionCode(code) ? "EXTENSION" : "UNKNOWN";
 }
 
-bool isKnownOperandType(int32_t code) { return code >= 0 && code <= 15; }
+bool isKnownOperandType(int32_t code) {
+  return code >= 0 && code <= 15;
+}
 
 bool isTensorType(OperandType type) {
   switch (type) {
@@ -88,10 +176,8 @@ bool isTensorType(OperandType type) {
     case OperandType::TENSOR_QUANT16_ASYMM:
     case OperandType::TENSOR_QUANT8_SYMM:
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-    case OperandType::TENSOR_OEM_BYTE:
-      return true;
-    default:
-      return false;
+    case OperandType::TENSOR_OEM_BYTE: return true;
+    default: return false;
   }
 }
 
@@ -101,10 +187,8 @@ bool isScalarType(OperandType type) {
     case OperandType::INT32:
     case OperandType::UINT32:
     case OperandType::BOOL:
-    case OperandType::FLOAT16:
-      return true;
-    default:
-      return false;
+    case OperandType::FLOAT16: return true;
+    default: return false;
   }
 }
 
@@ -115,10 +199,8 @@ bool isQuantizedType(OperandType type) {
     case OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL:
     case OperandType::TENSOR_QUANT16_ASYMM:
     case OperandType::TENSOR_QUANT8_SYMM:
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      return true;
-    default:
-      return false;
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return true;
+    default: return false;
   }
 }
 
@@ -128,13 +210,11 @@ size_t elementSize(OperandType type) {
     case OperandType::INT32:
     case OperandType::UINT32:
     case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_INT32:
-      return 4;
+    case OperandType::TENSOR_INT32: return 4;
     case OperandType::TENSOR_QUANT16_SYMM:
     case OperandType::TENSOR_FLOAT16:
     case OperandType::FLOAT16:
-    case OperandType::TENSOR_QUANT16_ASYMM:
-      return 2;
+    case OperandType::TENSOR_QUANT16_ASYMM: return 2;
     case OperandType::TENSOR_QUANT8_ASYMM:
     case OperandType::BOOL:
     case OperandType::TENSOR_BOOL8:
@@ -142,15 +222,15 @@ size_t elementSize(OperandType type) {
     case OperandType::TENSOR_QUANT8_SYMM:
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
     case OperandType::OEM_SCALAR:
-    case OperandType::TENSOR_OEM_BYTE:
-      return 1;
-    case OperandType::SUBGRAPH:
-      return 0;
+    case OperandType::TENSOR_OEM_BYTE: return 1;
+    case OperandType::SUBGRAPH: return 0;
   }
   return 0;
 }
 
-uint32_t rank(const Shape& shape) { return static_cast<uint32_t>(shape.dims.size()); }
+uint32_t rank(const Shape& shape) {
+  return static_cast<uint32_t>(shape.dims.size());
+}
 
 uint32_t dim(const Shape& shape, uint32_t axis) {
   return axis < shape.dims.size() ? shape.dims[axis] : 0;

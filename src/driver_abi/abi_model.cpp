@@ -21,10 +21,8 @@ class BorrowedPool final : public MemoryPool {
 int32_t abiLifetime(Lifetime lifetime) {
   switch (lifetime) {
     case Lifetime::CONSTANT_COPY:
-    case Lifetime::CONSTANT_REFERENCE:
-      return ANNRT_LIFETIME_CONSTANT;
-    default:
-      return static_cast<int32_t>(lifetime);
+    case Lifetime::CONSTANT_REFERENCE: return ANNRT_LIFETIME_CONSTANT;
+    default: return static_cast<int32_t>(lifetime);
   }
 }
 
@@ -110,15 +108,14 @@ AnnrtSubgraph AbiModelView::convert(const Model& model, const Subgraph& subgraph
     storage.operands.push_back(out);
   }
   for (const Operation& operation : subgraph.operations) {
-    storage.operations.push_back({static_cast<int32_t>(operation.type),
-                                  static_cast<uint32_t>(operation.inputs.size()),
-                                  operation.inputs.data(),
-                                  static_cast<uint32_t>(operation.outputs.size()),
-                                  operation.outputs.data()});
+    storage.operations.push_back(
+        {static_cast<int32_t>(operation.type), static_cast<uint32_t>(operation.inputs.size()),
+         operation.inputs.data(), static_cast<uint32_t>(operation.outputs.size()),
+         operation.outputs.data()});
   }
-  return {static_cast<uint32_t>(storage.operands.size()), storage.operands.data(),
-          static_cast<uint32_t>(storage.operations.size()), storage.operations.data(),
-          static_cast<uint32_t>(subgraph.inputIndexes.size()), subgraph.inputIndexes.data(),
+  return {static_cast<uint32_t>(storage.operands.size()),       storage.operands.data(),
+          static_cast<uint32_t>(storage.operations.size()),     storage.operations.data(),
+          static_cast<uint32_t>(subgraph.inputIndexes.size()),  subgraph.inputIndexes.data(),
           static_cast<uint32_t>(subgraph.outputIndexes.size()), subgraph.outputIndexes.data()};
 }
 

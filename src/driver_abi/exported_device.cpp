@@ -16,7 +16,9 @@ namespace {
 
 using Exported = DeviceExporter::Exported;
 
-AnnrtPerformance toAbi(PerformanceInfo p) { return {p.execTime, p.powerUsage}; }
+AnnrtPerformance toAbi(PerformanceInfo p) {
+  return {p.execTime, p.powerUsage};
+}
 
 std::optional<Clock::time_point> fromAbiDeadline(int64_t ns) {
   if (ns < 0) return std::nullopt;
@@ -40,7 +42,9 @@ int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOption
 int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
                 const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
                 AnnrtMessage* message);
-void release(AnnrtPreparedModel* prepared) { delete prepared; }
+void release(AnnrtPreparedModel* prepared) {
+  delete prepared;
+}
 
 }  // namespace
 
@@ -77,7 +81,9 @@ DeviceExporter::DeviceExporter(std::string driverName, std::vector<std::shared_p
 
 namespace {
 
-Exported* exportedOf(void* context) { return static_cast<Exported*>(context); }
+Exported* exportedOf(void* context) {
+  return static_cast<Exported*>(context);
+}
 
 int32_t getCapabilities(void* context, AnnrtCapabilities* out) {
   const Exported& exported = *exportedOf(context);

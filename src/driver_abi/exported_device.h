@@ -31,7 +31,6 @@ class DeviceExporter {
   };
 
  private:
-
   std::string name_;
   std::vector<std::unique_ptr<Exported>> exported_;
   std::vector<AnnrtDevice> devices_;

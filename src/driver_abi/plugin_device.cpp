@@ -10,12 +10,13 @@
 namespace annrt::abi {
 namespace {
 
-PerformanceInfo fromAbi(AnnrtPerformance p) { return {p.execTime, p.powerUsage}; }
+PerformanceInfo fromAbi(AnnrtPerformance p) {
+  return {p.execTime, p.powerUsage};
+}
 
 int64_t toAbiDeadline(const std::optional<Clock::time_point>& deadline) {
   if (!deadline) return -1;
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(deadline->time_since_epoch())
-      .count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(deadline->time_since_epoch()).count();
 }
 
 std::string messageOf(const AnnrtMessage& message) {
@@ -58,7 +59,9 @@ class PluginPreparedModel final : public PreparedModel {
  public:
   PluginPreparedModel(std::shared_ptr<void> library, const AnnrtDevice* device,
                       AnnrtPreparedModel* prepared, std::shared_ptr<const Model> model)
-      : library_(std::move(library)), device_(device), prepared_(prepared),
+      : library_(std::move(library)),
+        device_(device),
+        prepared_(prepared),
         model_(std::move(model)) {}
   ~PluginPreparedModel() override { device_->release(prepared_); }
 
@@ -96,8 +99,8 @@ class PluginPreparedModel final : public PreparedModel {
   static std::vector<AnnrtArgument> arguments(const std::vector<RequestArgument>& arguments) {
     std::vector<AnnrtArgument> result;
     for (const RequestArgument& a : arguments) {
-      result.push_back({a.omitted, a.data, a.length, static_cast<uint32_t>(a.dims.size()),
-                        a.dims.data()});
+      result.push_back(
+          {a.omitted, a.data, a.length, static_cast<uint32_t>(a.dims.size()), a.dims.data()});
     }
     return result;
   }
@@ -111,7 +114,9 @@ class PluginPreparedModel final : public PreparedModel {
 class PluginDevice final : public Device {
  public:
   PluginDevice(std::shared_ptr<void> library, const AnnrtDevice* device)
-      : library_(std::move(library)), device_(device), name_(device->name),
+      : library_(std::move(library)),
+        device_(device),
+        name_(device->name),
         version_(device->version ? device->version : "") {
     AnnrtCapabilities caps{};
     caps.size = sizeof(caps);
@@ -159,8 +164,8 @@ class PluginDevice final : public Device {
     abiOptions.numThreads = options.numThreads;
     AnnrtPreparedModel* prepared = nullptr;
     AnnrtMessage message{};
-    const int32_t status = device_->prepare(device_->context, view.get(), &abiOptions, &prepared,
-                                            &message);
+    const int32_t status =
+        device_->prepare(device_->context, view.get(), &abiOptions, &prepared, &message);
     if (status != 0 || prepared == nullptr) {
       return Error{status != 0 ? static_cast<ErrorCode>(status) : ErrorCode::OP_FAILED,
                    fmt::format("{}: {}", name_, messageOf(message))};
@@ -192,15 +197,15 @@ Result<void> validateDriver(const AnnrtDriver* driver) {
   ANNRT_CHECK(ANNRT_DRIVER_ABI_MAJOR(driver->abiVersion) ==
                   ANNRT_DRIVER_ABI_MAJOR(ANNRT_DRIVER_ABI_VERSION),
               "driver ABI version {}.{} does not match the runtime's {}.{}",
-              driver->abiVersion >> 16, driver->abiVersion & 0xffff,
-              ANNRT_DRIVER_ABI_VERSION >> 16, ANNRT_DRIVER_ABI_VERSION & 0xffff);
+              driver->abiVersion >> 16, driver->abiVersion & 0xffff, ANNRT_DRIVER_ABI_VERSION >> 16,
+              ANNRT_DRIVER_ABI_VERSION & 0xffff);
   ANNRT_CHECK(driver->size >= sizeof(AnnrtDriver), "AnnrtDriver of {} bytes, expected {}",
               driver->size, sizeof(AnnrtDriver));
   ANNRT_CHECK(driver->deviceCount == 0 || driver->devices != nullptr, "null device list");
   for (uint32_t i = 0; i < driver->deviceCount; ++i) {
     const AnnrtDevice& device = driver->devices[i];
-    ANNRT_CHECK(device.size >= sizeof(AnnrtDevice), "device {} struct of {} bytes, expected {}",
-                i, device.size, sizeof(AnnrtDevice));
+    ANNRT_CHECK(device.size >= sizeof(AnnrtDevice), "device {} struct of {} bytes, expected {}", i,
+                device.size, sizeof(AnnrtDevice));
     ANNRT_CHECK(device.name != nullptr && *device.name != '\0', "device {} has no name", i);
     ANNRT_CHECK(device.getCapabilities && device.getSupportedOperations && device.prepare &&
                     device.execute && device.release,

@@ -95,8 +95,7 @@ std::vector<std::shared_ptr<Device>> loadDrivers(const std::vector<std::string>&
     for (uint32_t i = 0; i < driver->deviceCount; ++i) {
       const AnnrtDevice* device = &driver->devices[i];
       if (std::find(taken.begin(), taken.end(), device->name) != taken.end()) {
-        logError("refusing device {} of driver {}: the name is already taken", device->name,
-                 path);
+        logError("refusing device {} of driver {}: the name is already taken", device->name, path);
         continue;
       }
       taken.emplace_back(device->name);

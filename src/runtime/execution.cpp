@@ -6,9 +6,9 @@
 
 #include "common/log.h"
 #include "runtime/device_manager.h"
-#include "runtime/trace.h"
 #include "runtime/loop_timeout.h"
 #include "runtime/operand_validation.h"
+#include "runtime/trace.h"
 
 namespace annrt::runtime {
 namespace {
@@ -51,8 +51,8 @@ Result<void> Execution::checkUnset(const Argument& argument, bool isInput, int32
   return {};
 }
 
-Result<std::vector<uint32_t>> Execution::refinedDims(
-    bool isInput, int32_t index, const ANeuralNetworksOperandType* type) const {
+Result<std::vector<uint32_t>> Execution::refinedDims(bool isInput, int32_t index,
+                                                     const ANeuralNetworksOperandType* type) const {
   ANNRT_ASSIGN_OR_RETURN(const Operand* operand, compilation_->ioOperand(index, isInput));
   if (type == nullptr) return operand->shape.dims;
   ANNRT_RETURN_IF_ERROR(validateTypeRefinement(operand->shape, *type));
@@ -155,8 +155,7 @@ Result<void> Execution::setLoopTimeout(uint64_t durationNs) {
   std::lock_guard<std::mutex> lock(mutex_);
   ANNRT_RETURN_IF_ERROR(checkPreparation());
   if (durationNs > kMaximumLoopTimeoutNs) {
-    logWarning("loop timeout {} ns capped to the maximum {} ns", durationNs,
-               kMaximumLoopTimeoutNs);
+    logWarning("loop timeout {} ns capped to the maximum {} ns", durationNs, kMaximumLoopTimeoutNs);
   }
   loopTimeoutNs_ = std::min(durationNs, kMaximumLoopTimeoutNs);
   return {};
@@ -203,13 +202,12 @@ Result<void> Execution::beginComputation(bool fenced) {
 
 Result<Request> Execution::buildRequest() {
   Request request;
-  auto resolve = [&](const Argument& argument, bool isInput, size_t index) -> Result<RequestArgument> {
+  auto resolve = [&](const Argument& argument, bool isInput,
+                     size_t index) -> Result<RequestArgument> {
     RequestArgument resolved;
     resolved.dims = argument.dims;
     switch (argument.kind) {
-      case Argument::Kind::OMITTED:
-        resolved.omitted = true;
-        break;
+      case Argument::Kind::OMITTED: resolved.omitted = true; break;
       case Argument::Kind::POINTER:
         resolved.data = argument.buffer;
         resolved.length = argument.length;
@@ -306,8 +304,8 @@ Result<void> Execution::compute() {
 }
 
 Result<std::unique_ptr<Event>> Execution::startCompute(std::vector<const Event*> dependencies,
-                                                      uint64_t durationAfterDependenciesNs,
-                                                      bool fenced) {
+                                                       uint64_t durationAfterDependenciesNs,
+                                                       bool fenced) {
   ANNRT_RETURN_IF_ERROR(beginComputation(fenced));
   auto self = shared_from_this();
   // The application may free the dependency events once this returns.
@@ -344,10 +342,10 @@ Result<OutputShape> Execution::outputShape(int32_t index) const {
   std::lock_guard<std::mutex> lock(mutex_);
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, state_ == State::COMPLETED,
                    "output shapes are only known after a computation");
-  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE,
-                   lastStatus_ == ErrorCode::NO_ERROR ||
-                       lastStatus_ == ErrorCode::OUTPUT_INSUFFICIENT_SIZE,
-                   "the last computation failed with {}", errorCodeName(lastStatus_));
+  ANNRT_CHECK_CODE(
+      ErrorCode::BAD_STATE,
+      lastStatus_ == ErrorCode::NO_ERROR || lastStatus_ == ErrorCode::OUTPUT_INSUFFICIENT_SIZE,
+      "the last computation failed with {}", errorCodeName(lastStatus_));
   ANNRT_CHECK(index >= 0 && static_cast<size_t>(index) < outputShapes_.size(),
               "output index {} out of range (the model has {})", index, outputShapes_.size());
   return outputShapes_[index];

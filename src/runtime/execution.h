@@ -29,8 +29,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
                            const void* buffer, size_t length);
   Result<void> setArgumentFromMemory(bool isInput, int32_t index,
                                      const ANeuralNetworksOperandType* type,
-                                     std::shared_ptr<Memory> memory, size_t offset,
-                                     size_t length);
+                                     std::shared_ptr<Memory> memory, size_t offset, size_t length);
   Result<void> setMeasureTiming(bool measure);
   Result<void> setTimeout(uint64_t durationNs);
   Result<void> setLoopTimeout(uint64_t durationNs);
@@ -40,8 +39,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
   Result<void> compute();
   // Asynchronous compute; with dependencies and a fence for fenced executions.
   Result<std::unique_ptr<Event>> startCompute(std::vector<const Event*> dependencies,
-                                              uint64_t durationAfterDependenciesNs,
-                                              bool fenced);
+                                              uint64_t durationAfterDependenciesNs, bool fenced);
 
   // Dims of an output after a computation that succeeded or ran out of
   // output space (isSufficient false for the outputs whose buffer was too small).

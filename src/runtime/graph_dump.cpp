@@ -31,8 +31,8 @@ std::string graphDump(const Model& model) {
     const bool isIo = operand.lifetime == Lifetime::SUBGRAPH_INPUT ||
                       operand.lifetime == Lifetime::SUBGRAPH_OUTPUT;
     out += fmt::format("    d{} [shape=box{},label=\"{}: {}{}{}\"];\n", i,
-                       isIo ? ",style=bold" : "", i, toString(operand.shape),
-                       *lifetime ? " (" : "", *lifetime ? fmt::format("{})", lifetime) : "");
+                       isIo ? ",style=bold" : "", i, toString(operand.shape), *lifetime ? " (" : "",
+                       *lifetime ? fmt::format("{})", lifetime) : "");
   }
   for (size_t i = 0; i < main.operations.size(); ++i) {
     const Operation& operation = main.operations[i];

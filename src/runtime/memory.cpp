@@ -27,8 +27,8 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   const auto pageSize = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t alignedOffset = offset - offset % pageSize;
   const size_t mappingSize = size + (offset - alignedOffset);
-  void* mapping = mmap(nullptr, mappingSize, protect, MAP_SHARED, fd,
-                       static_cast<off_t>(alignedOffset));
+  void* mapping =
+      mmap(nullptr, mappingSize, protect, MAP_SHARED, fd, static_cast<off_t>(alignedOffset));
   ANNRT_CHECK(mapping != MAP_FAILED, "cannot map {} bytes of fd {} at offset {}: {}", size, fd,
               offset, std::strerror(errno));
   std::shared_ptr<Memory> memory(new Memory());

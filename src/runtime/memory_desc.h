@@ -15,8 +15,8 @@ namespace annrt::runtime {
 
 class MemoryDescBuilder {
  public:
-  Result<void> addRole(std::shared_ptr<const Compilation> compilation, uint32_t index,
-                       bool isInput, float frequency);
+  Result<void> addRole(std::shared_ptr<const Compilation> compilation, uint32_t index, bool isInput,
+                       float frequency);
   Result<void> setDimensions(const std::vector<uint32_t>& dims);
   Result<void> finish();
   Result<std::shared_ptr<Memory>> createMemory() const;

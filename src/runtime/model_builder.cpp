@@ -50,7 +50,9 @@ class BuilderValidationContext final : public ops::ValidationContext {
  public:
   BuilderValidationContext(const Subgraph& subgraph, const Operation& operation, bool relaxed,
                            std::function<const void*(uint32_t)> constant)
-      : subgraph_(subgraph), operation_(operation), relaxed_(relaxed),
+      : subgraph_(subgraph),
+        operation_(operation),
+        relaxed_(relaxed),
         constant_(std::move(constant)) {}
 
   uint32_t inputCount() const override { return operation_.inputs.size(); }
@@ -175,9 +177,9 @@ Result<void> ModelBuilder::setOperandValueFromModel(int32_t index, const ModelBu
               operandTypeName(operand->shape.type));
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, value.isFinished(),
                    "the referenced model must be finished");
-  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
-                  operand->lifetime == Lifetime::SUBGRAPH,
-              "operand {} cannot hold a model", index);
+  ANNRT_CHECK(
+      operand->lifetime == Lifetime::TEMPORARY_VARIABLE || operand->lifetime == Lifetime::SUBGRAPH,
+      "operand {} cannot hold a model", index);
   std::erase_if(referencedModels_, [&](const auto& r) { return r.first == uint32_t(index); });
   referencedModels_.emplace_back(index, value.model());
   operand->lifetime = Lifetime::SUBGRAPH;
@@ -189,8 +191,8 @@ Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(
     int32_t index, const ANeuralNetworksSymmPerChannelQuantParams& params) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
-  ANNRT_CHECK(params.scaleCount == 0 || params.scales != nullptr,
-              "scaleCount {} with null scales", params.scaleCount);
+  ANNRT_CHECK(params.scaleCount == 0 || params.scales != nullptr, "scaleCount {} with null scales",
+              params.scaleCount);
   ChannelQuant quant{params.channelDim,
                      std::vector<float>(params.scales, params.scales + params.scaleCount)};
   ANNRT_RETURN_IF_ERROR(validateChannelQuant(operand->shape, quant));
@@ -198,8 +200,7 @@ Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(
   return {};
 }
 
-Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* data,
-                                                   size_t length) {
+Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* data, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
   ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(operand->shape.type)),
@@ -210,8 +211,7 @@ Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* da
   return {};
 }
 
-Result<void> ModelBuilder::validateOperation(OperationType type,
-                                             const Operation& operation) const {
+Result<void> ModelBuilder::validateOperation(OperationType type, const Operation& operation) const {
   if (type == OperationType::IF || type == OperationType::WHILE) {
     return validateControlFlow(operation);
   }
@@ -248,8 +248,7 @@ Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const
   if (isIf) {
     const Shape& condition = subgraph_.operands[operation.inputs[0]].shape;
     ANNRT_CHECK(condition.type == OperandType::TENSOR_BOOL8 && elementCount(condition) <= 1,
-                "IF condition must be a TENSOR_BOOL8 of one element, got {}",
-                toString(condition));
+                "IF condition must be a TENSOR_BOOL8 of one element, got {}", toString(condition));
   }
   for (size_t i = isIf ? 1 : 0; i < modelInputs; ++i) {
     const Operand& model = subgraph_.operands[operation.inputs[i]];
@@ -260,28 +259,26 @@ Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const
                               [&](const auto& r) { return r.first == operation.inputs[i]; });
     const Subgraph& body = found->second->main;
     const size_t dataInputs = operation.inputs.size() - modelInputs;
-    ANNRT_CHECK(body.inputIndexes.size() == dataInputs,
-                "{} passes {} inputs to a model taking {}", operationTypeName(operation.type),
-                dataInputs, body.inputIndexes.size());
+    ANNRT_CHECK(body.inputIndexes.size() == dataInputs, "{} passes {} inputs to a model taking {}",
+                operationTypeName(operation.type), dataInputs, body.inputIndexes.size());
     for (size_t j = 0; j < dataInputs; ++j) {
       const Shape& outer = subgraph_.operands[operation.inputs[modelInputs + j]].shape;
       const Shape& inner = body.operands[body.inputIndexes[j]].shape;
       ANNRT_CHECK(outer.type == inner.type, "{} input {} has type {}, the model expects {}",
-                  operationTypeName(operation.type), modelInputs + j,
-                  operandTypeName(outer.type), operandTypeName(inner.type));
+                  operationTypeName(operation.type), modelInputs + j, operandTypeName(outer.type),
+                  operandTypeName(inner.type));
     }
     const bool isCondition = !isIf && i == 0;
     if (isCondition) {
       ANNRT_CHECK(body.outputIndexes.size() == 1 &&
-                      body.operands[body.outputIndexes[0]].shape.type ==
-                          OperandType::TENSOR_BOOL8,
+                      body.operands[body.outputIndexes[0]].shape.type == OperandType::TENSOR_BOOL8,
                   "WHILE condition model must output one TENSOR_BOOL8");
     } else {
       const size_t minimum = operation.outputs.size();
-      ANNRT_CHECK(isIf ? body.outputIndexes.size() == minimum
-                       : body.outputIndexes.size() >= minimum,
-                  "{} model has {} outputs for {} operation outputs",
-                  operationTypeName(operation.type), body.outputIndexes.size(), minimum);
+      ANNRT_CHECK(
+          isIf ? body.outputIndexes.size() == minimum : body.outputIndexes.size() >= minimum,
+          "{} model has {} outputs for {} operation outputs", operationTypeName(operation.type),
+          body.outputIndexes.size(), minimum);
       for (size_t j = 0; j < minimum; ++j) {
         const Shape& outer = subgraph_.operands[operation.outputs[j]].shape;
         const Shape& inner = body.operands[body.outputIndexes[j]].shape;
@@ -320,9 +317,9 @@ Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const
   if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
     const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
     Error error = valid.takeError();
-    error.message = fmt::format("invalid {} operation: {}",
-                                known ? known->name : operationTypeName(operation.type),
-                                error.message);
+    error.message =
+        fmt::format("invalid {} operation: {}",
+                    known ? known->name : operationTypeName(operation.type), error.message);
     return error;
   }
   subgraph_.operations.push_back(std::move(operation));
@@ -330,8 +327,7 @@ Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const
 }
 
 Result<void> ModelBuilder::identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
-                                                    uint32_t outputCount,
-                                                    const uint32_t* outputs) {
+                                                    uint32_t outputCount, const uint32_t* outputs) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
               "null operand index list");
@@ -398,8 +394,7 @@ Result<void> ModelBuilder::validateGraph() const {
       ANNRT_CHECK(lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT,
                   "operation {} writes operand {}, which is a constant or a model input",
                   operationTypeName(operation.type), index);
-      ANNRT_CHECK(++writers[index] == 1, "operand {} is written by more than one operation",
-                  index);
+      ANNRT_CHECK(++writers[index] == 1, "operand {} is written by more than one operation", index);
     }
   }
   for (size_t i = 0; i < subgraph_.operands.size(); ++i) {
@@ -418,9 +413,9 @@ Result<void> ModelBuilder::validateGraph() const {
       ANNRT_CHECK(operand.lifetime != Lifetime::TEMPORARY_VARIABLE || writers[index] == 1,
                   "operation {} reads operand {}, which has no value and no writer",
                   operationTypeName(operation.type), index);
-      ANNRT_CHECK(operand.shape.type != OperandType::SUBGRAPH ||
-                      operand.lifetime == Lifetime::SUBGRAPH,
-                  "operand {} of type MODEL has no model set", index);
+      ANNRT_CHECK(
+          operand.shape.type != OperandType::SUBGRAPH || operand.lifetime == Lifetime::SUBGRAPH,
+          "operand {} of type MODEL has no model set", index);
     }
   }
   return {};

@@ -84,7 +84,9 @@ Device* toDevice(const ANeuralNetworksDevice* device) {
   return reinterpret_cast<Device*>(const_cast<ANeuralNetworksDevice*>(device));
 }
 
-ModelBuilder& builder(const ANeuralNetworksModel* model) { return *object<ModelBuilder>(model); }
+ModelBuilder& builder(const ANeuralNetworksModel* model) {
+  return *object<ModelBuilder>(model);
+}
 
 }  // namespace
 
@@ -116,8 +118,7 @@ ANNRT_EXPORT int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice* devi
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-ANNRT_EXPORT int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice* device,
-                                               int32_t* type) {
+ANNRT_EXPORT int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice* device, int32_t* type) {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(type);
   *type = toDevice(device)->type();
@@ -169,8 +170,7 @@ ANNRT_EXPORT uint64_t ANeuralNetworks_getMaximumLoopTimeout(void) {
 
 // ---- Memories ----
 
-ANNRT_EXPORT int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd,
-                                                    size_t offset,
+ANNRT_EXPORT int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, size_t offset,
                                                     ANeuralNetworksMemory** memory) {
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
@@ -205,23 +205,23 @@ ANNRT_EXPORT void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc
 }
 
 static int addRole(const char* function, ANeuralNetworksMemoryDesc* desc,
-                   const ANeuralNetworksCompilation* compilation, uint32_t index,
-                   float frequency, bool isInput) {
+                   const ANeuralNetworksCompilation* compilation, uint32_t index, float frequency,
+                   bool isInput) {
   if (desc == nullptr) return unexpectedNull(function, "desc");
   if (compilation == nullptr) return unexpectedNull(function, "compilation");
-  return toCode(function, object<MemoryDescBuilder>(desc)->addRole(
-                              object<Compilation>(compilation), index, isInput, frequency));
+  return toCode(function, object<MemoryDescBuilder>(desc)->addRole(object<Compilation>(compilation),
+                                                                   index, isInput, frequency));
 }
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_addInputRole(
-    ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
-    uint32_t index, float frequency) {
+    ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation, uint32_t index,
+    float frequency) {
   return addRole(__func__, desc, compilation, index, frequency, true);
 }
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_addOutputRole(
-    ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
-    uint32_t index, float frequency) {
+    ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation, uint32_t index,
+    float frequency) {
   return addRole(__func__, desc, compilation, index, frequency, false);
 }
 
@@ -263,8 +263,8 @@ static Result<void> copyBytes(const Memory& src, Memory& dst) {
                 toString(declared));
     for (size_t i = 0; i < declared.size(); ++i) {
       ANNRT_CHECK(declared[i] == 0 || declared[i] == dims[i],
-                  "source dimensions {} are incompatible with the destination's {}",
-                  toString(dims), toString(declared));
+                  "source dimensions {} are incompatible with the destination's {}", toString(dims),
+                  toString(declared));
     }
     ANNRT_RETURN_IF_ERROR(dst.resize(dims));
   }
@@ -330,9 +330,10 @@ ANNRT_EXPORT int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
   return toCode(__func__, builder(model).setOperandSymmPerChannelQuantParams(index, *channelQuant));
 }
 
-ANNRT_EXPORT int ANeuralNetworksModel_setOperandValueFromMemory(
-    ANeuralNetworksModel* model, int32_t index, const ANeuralNetworksMemory* memory,
-    size_t offset, size_t length) {
+ANNRT_EXPORT int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model,
+                                                                int32_t index,
+                                                                const ANeuralNetworksMemory* memory,
+                                                                size_t offset, size_t length) {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(memory);
   return toCode(__func__, builder(model).setOperandValueFromMemory(index, object<Memory>(memory),
@@ -366,8 +367,8 @@ ANNRT_EXPORT int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksMo
   ANNRT_REQUIRE(model);
   if (inputCount > 0) ANNRT_REQUIRE(inputs);
   if (outputCount > 0) ANNRT_REQUIRE(outputs);
-  return toCode(__func__, builder(model).identifyInputsAndOutputs(inputCount, inputs, outputCount,
-                                                                  outputs));
+  return toCode(__func__,
+                builder(model).identifyInputsAndOutputs(inputCount, inputs, outputCount, outputs));
 }
 
 ANNRT_EXPORT int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* model,
@@ -481,8 +482,8 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_createForDevices(
     if (!device) return report(__func__, makeError(ErrorCode::BAD_DATA, "unknown device {}", i));
     for (const auto& previous : selected) {
       if (previous == device) {
-        return report(__func__, makeError(ErrorCode::BAD_DATA, "device {} listed twice",
-                                          device->name()));
+        return report(__func__,
+                      makeError(ErrorCode::BAD_DATA, "device {} listed twice", device->name()));
       }
     }
     selected.push_back(device);
@@ -514,8 +515,7 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_setTimeout(ANeuralNetworksCompilatio
 }
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation* compilation,
-                                                       const char* cacheDir,
-                                                       const uint8_t* token) {
+                                                       const char* cacheDir, const uint8_t* token) {
   ANNRT_REQUIRE(compilation);
   ANNRT_REQUIRE(cacheDir);
   ANNRT_REQUIRE(token);
@@ -572,7 +572,9 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_addExtensionAttribute(
 
 // ---- Executions ----
 
-static Execution& execution(ANeuralNetworksExecution* e) { return *object<Execution>(e); }
+static Execution& execution(ANeuralNetworksExecution* e) {
+  return *object<Execution>(e);
+}
 
 ANNRT_EXPORT int ANeuralNetworksExecution_create(ANeuralNetworksCompilation* compilation,
                                                  ANeuralNetworksExecution** execution) {
@@ -602,14 +604,15 @@ ANNRT_EXPORT int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution* e, 
   return toCode(__func__, execution(e).setArgument(true, index, type, buffer, length));
 }
 
-ANNRT_EXPORT int ANeuralNetworksExecution_setInputFromMemory(
-    ANeuralNetworksExecution* e, int32_t index, const ANeuralNetworksOperandType* type,
-    const ANeuralNetworksMemory* memory, size_t offset, size_t length) {
+ANNRT_EXPORT int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution* e,
+                                                             int32_t index,
+                                                             const ANeuralNetworksOperandType* type,
+                                                             const ANeuralNetworksMemory* memory,
+                                                             size_t offset, size_t length) {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(memory);
-  return toCode(__func__, execution(e).setArgumentFromMemory(true, index, type,
-                                                             object<Memory>(memory), offset,
-                                                             length));
+  return toCode(__func__, execution(e).setArgumentFromMemory(
+                              true, index, type, object<Memory>(memory), offset, length));
 }
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution* e, int32_t index,
@@ -626,9 +629,8 @@ ANNRT_EXPORT int ANeuralNetworksExecution_setOutputFromMemory(
     const ANeuralNetworksMemory* memory, size_t offset, size_t length) {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(memory);
-  return toCode(__func__, execution(e).setArgumentFromMemory(false, index, type,
-                                                             object<Memory>(memory), offset,
-                                                             length));
+  return toCode(__func__, execution(e).setArgumentFromMemory(
+                              false, index, type, object<Memory>(memory), offset, length));
 }
 
 ANNRT_EXPORT int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* e) {
@@ -702,8 +704,7 @@ ANNRT_EXPORT int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecutio
   return toCode(__func__, execution(e).setLoopTimeout(duration));
 }
 
-ANNRT_EXPORT int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* e,
-                                                      bool reusable) {
+ANNRT_EXPORT int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* e, bool reusable) {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).setReusable(reusable));
 }

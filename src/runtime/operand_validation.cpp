@@ -38,10 +38,8 @@ Result<void> checkParams(OperandType type, const ANeuralNetworksOperandType& t) 
                   t.scale);
       return {};
     case OperandType::OEM_SCALAR:
-    case OperandType::TENSOR_OEM_BYTE:
-      return {};
-    default:
-      return checkNoQuantParams(t, name);
+    case OperandType::TENSOR_OEM_BYTE: return {};
+    default: return checkNoQuantParams(t, name);
   }
 }
 
@@ -70,8 +68,8 @@ Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allo
 }
 
 Result<void> validateTypeRefinement(const Shape& model, const ANeuralNetworksOperandType& given) {
-  ANNRT_CHECK(given.type == static_cast<int32_t>(model.type),
-              "type {} differs from the model's {}", given.type, operandTypeName(model.type));
+  ANNRT_CHECK(given.type == static_cast<int32_t>(model.type), "type {} differs from the model's {}",
+              given.type, operandTypeName(model.type));
   ANNRT_CHECK((given.dimensionCount == 0) == (given.dimensions == nullptr),
               "dimensionCount {} is inconsistent with dimensions {}", given.dimensionCount,
               static_cast<const void*>(given.dimensions));
@@ -103,8 +101,8 @@ Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant)
   ANNRT_CHECK(quant.channelDim < shape.dims.size(), "channelDim {} is not below rank {}",
               quant.channelDim, shape.dims.size());
   const uint32_t channels = shape.dims[quant.channelDim];
-  ANNRT_CHECK(channels == 0 || quant.scales.size() == channels,
-              "{} scales given for {} channels", quant.scales.size(), channels);
+  ANNRT_CHECK(channels == 0 || quant.scales.size() == channels, "{} scales given for {} channels",
+              quant.scales.size(), channels);
   for (float scale : quant.scales) {
     ANNRT_CHECK(scale > 0.0f && std::isfinite(scale), "per-channel scale {} must be positive",
                 scale);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <android/NeuralNetworksTypes.h>
+
 #include "common/result.h"
 #include "common/types.h"
 

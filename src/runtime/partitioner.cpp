@@ -86,12 +86,12 @@ class Partitioner {
           single->steps[0].device->name(), single->steps[0].device->name());
       return *single;
     }
-    partitioned.decision = fmt::format(
-        "cost model: {} steps estimated at {:.0f}{}", partitioned.steps.size(),
-        partitioned.estimatedCost,
-        single ? fmt::format(" vs {:.0f} on {} alone", single->estimatedCost,
-                             single->steps[0].device->name())
-               : std::string(", no single device supports the whole model"));
+    partitioned.decision =
+        fmt::format("cost model: {} steps estimated at {:.0f}{}", partitioned.steps.size(),
+                    partitioned.estimatedCost,
+                    single ? fmt::format(" vs {:.0f} on {} alone", single->estimatedCost,
+                                         single->steps[0].device->name())
+                           : std::string(", no single device supports the whole model"));
     return partitioned;
   }
 
@@ -102,8 +102,8 @@ class Partitioner {
 
   double operationCost(size_t device, size_t operation) const {
     const Operation& op = model_.main.operations[operation];
-    return operationWork(model_, op) * performance(*devices_[device], model_, op,
-                                                   options_.preference);
+    return operationWork(model_, op) *
+           performance(*devices_[device], model_, op, options_.preference);
   }
 
   PartitionPlan singleStep(const std::shared_ptr<Device>& device, std::string decision) const {
@@ -171,20 +171,19 @@ class Partitioner {
     for (const PlannedStep& step : plan.steps) {
       if (step.device->type() != kDeviceTypeCpu) accelerated.push_back(&step);
     }
-    std::stable_sort(accelerated.begin(), accelerated.end(), [](auto* a, auto* b) {
-      return a->operations.size() > b->operations.size();
-    });
+    std::stable_sort(accelerated.begin(), accelerated.end(),
+                     [](auto* a, auto* b) { return a->operations.size() > b->operations.size(); });
     for (size_t i = 0; i < accelerated.size(); ++i) {
-      const bool tooMany = options_.maxAcceleratorPartitions != 0 &&
-                           i >= options_.maxAcceleratorPartitions;
+      const bool tooMany =
+          options_.maxAcceleratorPartitions != 0 && i >= options_.maxAcceleratorPartitions;
       const bool tooSmall = accelerated[i]->operations.size() < options_.minOperationsPerPartition;
       if (!tooMany && !tooSmall) continue;
       for (uint32_t op : accelerated[i]->operations) {
         if (supports(cpu, op)) assignment[op] = cpu;
       }
       ANNRT_VLOG(COMPILATION, "partition of {} operations on {} moved to {} ({})",
-                 accelerated[i]->operations.size(), accelerated[i]->device->name(),
-                 cpu_->name(), tooMany ? "max_delegated_partitions" : "min_nodes_per_partition");
+                 accelerated[i]->operations.size(), accelerated[i]->device->name(), cpu_->name(),
+                 tooMany ? "max_delegated_partitions" : "min_nodes_per_partition");
     }
   }
 
@@ -261,7 +260,8 @@ class Partitioner {
     }
     total += kBoundaryCost * static_cast<double>(plan.steps.size() - 1);
     for (uint32_t operand : crossing) {
-      total += kBoundaryCostPerByte * static_cast<double>(declaredBytes(model_.main.operands[operand]));
+      total +=
+          kBoundaryCostPerByte * static_cast<double>(declaredBytes(model_.main.operands[operand]));
     }
     return total;
   }
@@ -301,7 +301,8 @@ double operationWork(const Model& model, const Operation& operation) {
     case OperationType::GROUPED_CONV_2D:
     case OperationType::TRANSPOSE_CONV_2D: {
       const auto& filter = inputDims(1);  // [out, h, w, in]
-      if (filter.size() == 4) return outputElements * filter[1] * filter[2] * std::max(1u, filter[3]);
+      if (filter.size() == 4)
+        return outputElements * filter[1] * filter[2] * std::max(1u, filter[3]);
       break;
     }
     case OperationType::DEPTHWISE_CONV_2D: {
@@ -314,8 +315,7 @@ double operationWork(const Model& model, const Operation& operation) {
       if (weights.size() == 2) return outputElements * std::max(1u, weights[1]);
       break;
     }
-    default:
-      break;
+    default: break;
   }
   return std::max(1.0, outputElements);
 }

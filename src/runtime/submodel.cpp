@@ -26,7 +26,8 @@ class SubmodelBuilder {
     for (uint32_t index : operations) {
       const Operation& source = model_.main.operations[index];
       Operation operation{source.type, {}, {}};
-      for (uint32_t input : source.inputs) operation.inputs.push_back(map(input, *result, submodel));
+      for (uint32_t input : source.inputs)
+        operation.inputs.push_back(map(input, *result, submodel));
       for (uint32_t output : source.outputs) {
         operation.outputs.push_back(map(output, *result, submodel));
       }

@@ -59,8 +59,8 @@ TraceRecorder::~TraceRecorder() {
   if (!out) logError("cannot write the trace to {}", path_);
 }
 
-void TraceRecorder::record(TraceLayer layer, TracePhase phase, std::string name,
-                           uint64_t beginUs, uint64_t durationUs) {
+void TraceRecorder::record(TraceLayer layer, TracePhase phase, std::string name, uint64_t beginUs,
+                           uint64_t durationUs) {
   const auto thread = static_cast<uint64_t>(gettid());
   std::lock_guard<std::mutex> lock(mutex_);
   events_.push_back({layer, phase, std::move(name), beginUs, durationUs, thread});
@@ -71,15 +71,15 @@ std::string TraceRecorder::json() const {
   const int pid = getpid();
   std::lock_guard<std::mutex> lock(mutex_);
   for (const Event& e : events_) {
-    events.push_back({{"name", e.name},
-                      {"cat", traceLayerName(e.layer)},
-                      {"ph", "X"},
-                      {"ts", e.beginUs},
-                      {"dur", e.durationUs},
-                      {"pid", pid},
-                      {"tid", e.thread},
-                      {"args", {{"layer", traceLayerName(e.layer)},
-                                {"phase", tracePhaseName(e.phase)}}}});
+    events.push_back(
+        {{"name", e.name},
+         {"cat", traceLayerName(e.layer)},
+         {"ph", "X"},
+         {"ts", e.beginUs},
+         {"dur", e.durationUs},
+         {"pid", pid},
+         {"tid", e.thread},
+         {"args", {{"layer", traceLayerName(e.layer)}, {"phase", tracePhaseName(e.phase)}}}});
   }
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump();
 }

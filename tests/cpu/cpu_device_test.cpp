@@ -142,8 +142,7 @@ TEST_P(FusedActivationTest, MulTwoInputs) {
 
 INSTANTIATE_TEST_SUITE_P(Activations, FusedActivationTest,
                          testing::Values(ANEURALNETWORKS_FUSED_NONE, ANEURALNETWORKS_FUSED_RELU,
-                                         ANEURALNETWORKS_FUSED_RELU1,
-                                         ANEURALNETWORKS_FUSED_RELU6));
+                                         ANEURALNETWORKS_FUSED_RELU1, ANEURALNETWORKS_FUSED_RELU6));
 
 class SoftmaxTest : public testing::TestWithParam<float> {};
 

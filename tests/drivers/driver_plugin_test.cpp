@@ -6,10 +6,9 @@
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -85,12 +84,14 @@ class SmallModel {
     const uint32_t addOut[] = {13};
     const uint32_t logisticOut[] = {14};
     const uint32_t inputs[] = {0};
-    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_CONV_2D, 10, convIn, 1,
-                                                convOut), 0);
+    EXPECT_EQ(
+        ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_CONV_2D, 10, convIn, 1, convOut),
+        0);
     EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_ADD, 3, addIn, 1, addOut),
               0);
     EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_LOGISTIC, 1, addOut, 1,
-                                                logisticOut), 0);
+                                                logisticOut),
+              0);
     EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model_, 1, inputs, 1, logisticOut), 0);
     EXPECT_EQ(ANeuralNetworksModel_finish(model_), 0);
   }
@@ -120,8 +121,7 @@ class SmallModel {
   }
 
  private:
-  void add(const ANeuralNetworksOperandType& type, const void* value = nullptr,
-           size_t length = 0) {
+  void add(const ANeuralNetworksOperandType& type, const void* value = nullptr, size_t length = 0) {
     ASSERT_EQ(ANeuralNetworksModel_addOperand(model_, &type), 0);
     if (value) ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model_, next_, value, length), 0);
     ++next_;
@@ -161,14 +161,14 @@ TEST_F(DriverPluginTest, SamplesLoadAndTheMismatchedAbiIsRefused) {
 TEST_F(DriverPluginTest, DevicesClaimOnlyWhatTheySupport) {
   bool supported[3] = {};
   const ANeuralNetworksDevice* fast = findDevice("sample-float-fast");
-  ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &fast, 1,
-                                                                  supported), 0);
+  ASSERT_EQ(
+      ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &fast, 1, supported), 0);
   EXPECT_TRUE(supported[0]);   // CONV_2D
   EXPECT_TRUE(supported[1]);   // ADD
   EXPECT_FALSE(supported[2]);  // LOGISTIC
   const ANeuralNetworksDevice* quant = findDevice("sample-quant");
-  ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &quant, 1,
-                                                                  supported), 0);
+  ASSERT_EQ(
+      ANeuralNetworksModel_getSupportedOperationsForDevices(model_.get(), &quant, 1, supported), 0);
   EXPECT_FALSE(supported[0] || supported[1] || supported[2]);
 }
 

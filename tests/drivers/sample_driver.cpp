@@ -58,8 +58,7 @@ bool claims(const Model& model, const Operation& operation) {
       return !operation.inputs.empty() &&
              isQuantizedTensor(model.main.operands[operation.inputs[0]].shape.type) &&
              operation.type != OperationType::IF && operation.type != OperationType::WHILE;
-    case Kind::FAILING:
-      return true;
+    case Kind::FAILING: return true;
   }
   return false;
 }
@@ -79,8 +78,8 @@ class SamplePreparedModel final : public PreparedModel {
       return {ErrorCode::OP_FAILED, "execution fails on purpose", {}, {}, {}};
     }
     if (kKind == Kind::FAILING && failingMode() == "output-size") {
-      ExecutionOutcome outcome{ErrorCode::OUTPUT_INSUFFICIENT_SIZE,
-                               "reports every output as too small", {}, {}, {}};
+      ExecutionOutcome outcome{
+          ErrorCode::OUTPUT_INSUFFICIENT_SIZE, "reports every output as too small", {}, {}, {}};
       for (const RequestArgument& output : request.outputs) {
         outcome.outputShapes.push_back({output.dims, false});
       }
@@ -102,10 +101,10 @@ class SampleDevice final : public Device {
     if (kKind == Kind::FLOAT_FAST) {
       capabilities_.operandPerformance[OperandType::TENSOR_FLOAT32] = {speed, speed};
     } else if (kKind == Kind::QUANT) {
-      for (OperandType type : {OperandType::TENSOR_QUANT8_ASYMM,
-                               OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
-                               OperandType::TENSOR_QUANT8_SYMM, OperandType::TENSOR_QUANT16_ASYMM,
-                               OperandType::TENSOR_QUANT16_SYMM}) {
+      for (OperandType type :
+           {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+            OperandType::TENSOR_QUANT8_SYMM, OperandType::TENSOR_QUANT16_ASYMM,
+            OperandType::TENSOR_QUANT16_SYMM}) {
         capabilities_.operandPerformance[type] = {speed, speed};
       }
     } else {
@@ -153,7 +152,8 @@ class SampleDevice final : public Device {
 
 extern "C" __attribute__((visibility("default"))) const AnnrtDriver* annrt_driver_init(
     uint32_t runtimeAbiVersion) {
-  if (ANNRT_DRIVER_ABI_MAJOR(runtimeAbiVersion) != ANNRT_DRIVER_ABI_MAJOR(ANNRT_DRIVER_ABI_VERSION)) {
+  if (ANNRT_DRIVER_ABI_MAJOR(runtimeAbiVersion) !=
+      ANNRT_DRIVER_ABI_MAJOR(ANNRT_DRIVER_ABI_VERSION)) {
     return nullptr;
   }
   static const annrt::abi::DeviceExporter exporter(

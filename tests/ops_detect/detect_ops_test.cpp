@@ -117,8 +117,8 @@ std::vector<Operand> nmsInputs(Operand scores, Operand rois, Operand batches, in
 // Three boxes of class 1: the second overlaps the first (IoU 0.81), the third is apart.
 std::vector<Operand> overlappingBoxes(std::vector<int32_t> batches, int32_t kernel = 0) {
   return nmsInputs(floats({3, 2}, {0.0f, 0.9f, 0.0f, 0.8f, 0.0f, 0.7f}),
-                   floats({3, 8}, {0, 0, 10, 10, 0, 0, 10, 10,  //
-                                   0, 0, 10, 10, 1, 1, 10, 10,  //
+                   floats({3, 8}, {0, 0, 10, 10, 0,  0,  10, 10,  //
+                                   0, 0, 10, 10, 1,  1,  10, 10,  //
                                    0, 0, 10, 10, 20, 20, 30, 30}),
                    ints({3}, std::move(batches)), kernel);
 }
@@ -163,9 +163,9 @@ TEST(DetectOpsTest, BoxWithNmsLimitRejectsBadKernelsBoxesAndShapes) {
                            ints({1}, {0}), 0),
                  nmsOutputs());
   EXPECT_FALSE(run(OperationType::BOX_WITH_NMS_LIMIT, badBox).ok());
-  Context oneClass(nmsInputs(floats({1, 1}, {0.9f}), floats({1, 4}, {0, 0, 1, 1}),
-                             ints({1}, {0}), 0),
-                   nmsOutputs());
+  Context oneClass(
+      nmsInputs(floats({1, 1}, {0.9f}), floats({1, 4}, {0, 0, 1, 1}), ints({1}, {0}), 0),
+      nmsOutputs());
   EXPECT_FALSE(run(OperationType::BOX_WITH_NMS_LIMIT, oneClass).ok());
 }
 
@@ -184,8 +184,9 @@ TEST(DetectOpsTest, BoxWithNmsLimitRejectsMixedSignatures) {
 
 std::vector<Operand> roiAlignInputs(Operand input, Operand rois, Operand batches, bool nchw,
                                     int32_t outSize = 2) {
-  return {std::move(input), std::move(rois), std::move(batches), i32(outSize), i32(outSize),
-          f32(1.0f),        f32(1.0f),       i32(2),             i32(2),       boolean(nchw)};
+  return {std::move(input), std::move(rois), std::move(batches), i32(outSize),
+          i32(outSize),     f32(1.0f),       f32(1.0f),          i32(2),
+          i32(2),           boolean(nchw)};
 }
 
 std::vector<float> ramp(size_t count) {
@@ -203,12 +204,12 @@ TEST(DetectOpsTest, RoiAlignNchwMatchesNhwc) {
         for (uint32_t c = 0; c < 3; ++c)
           nchw[((b * 3 + c) * 4 + h) * 5 + w] = nhwc[((b * 4 + h) * 5 + w) * 3 + c];
   const std::vector<float> rois = {0, 0, 4, 3, 1.5f, 0.5f, 3.5f, 2.5f, 2, 1, 2, 1};
-  Context a(roiAlignInputs(floats({2, 4, 5, 3}, nhwc), floats({3, 4}, rois), ints({3}, {0, 1, 1}),
-                           false),
-            {shapeOf(OperandType::TENSOR_FLOAT32)});
-  Context b(roiAlignInputs(floats({2, 3, 4, 5}, nchw), floats({3, 4}, rois), ints({3}, {0, 1, 1}),
-                           true),
-            {shapeOf(OperandType::TENSOR_FLOAT32)});
+  Context a(
+      roiAlignInputs(floats({2, 4, 5, 3}, nhwc), floats({3, 4}, rois), ints({3}, {0, 1, 1}), false),
+      {shapeOf(OperandType::TENSOR_FLOAT32)});
+  Context b(
+      roiAlignInputs(floats({2, 3, 4, 5}, nchw), floats({3, 4}, rois), ints({3}, {0, 1, 1}), true),
+      {shapeOf(OperandType::TENSOR_FLOAT32)});
   ASSERT_TRUE(run(OperationType::ROI_ALIGN, a).ok());
   ASSERT_TRUE(run(OperationType::ROI_ALIGN, b).ok());
   EXPECT_EQ(a.outputShape(0).dims, (std::vector<uint32_t>{3, 2, 2, 3}));
@@ -232,10 +233,10 @@ TEST(DetectOpsTest, RoiAlignOfAConstantMapIsConstant) {
 
 TEST(DetectOpsTest, RoiAlignRejectsBoxesOutsideTheMapOrBatch) {
   for (const auto& [box, batch] : std::vector<std::pair<std::vector<float>, int32_t>>{
-           {{0, 0, 4, 2}, 0},    // wider than the 3x3 map
-           {{-1, 0, 2, 2}, 0},   // negative
-           {{2, 0, 1, 2}, 0},    // x2 < x1
-           {{0, 0, 2, 2}, 1},    // no batch 1
+           {{0, 0, 4, 2}, 0},   // wider than the 3x3 map
+           {{-1, 0, 2, 2}, 0},  // negative
+           {{2, 0, 1, 2}, 0},   // x2 < x1
+           {{0, 0, 2, 2}, 1},   // no batch 1
            {{0, 0, 2, 2}, -1}}) {
     Context context(roiAlignInputs(floats({1, 3, 3, 1}, std::vector<float>(9, 1.0f)),
                                    floats({1, 4}, box), ints({1}, {batch}), false),
@@ -254,38 +255,36 @@ TEST(DetectOpsTest, RoiAlignZeroRoisGivesAnEmptyOutput) {
 
 TEST(DetectOpsTest, RoiAlignRejectsQuantizedBoxesOfAnotherScale) {
   Context context(
-      roiAlignInputs(tensor<uint8_t>(OperandType::TENSOR_QUANT8_ASYMM, {1, 2, 2, 1}, {1, 2, 3, 4},
-                                     0.5f, 0),
-                     tensor<uint16_t>(OperandType::TENSOR_QUANT16_ASYMM, {1, 4}, {0, 0, 8, 8},
-                                      0.25f, 0),
-                     ints({1}, {0}), false),
+      roiAlignInputs(
+          tensor<uint8_t>(OperandType::TENSOR_QUANT8_ASYMM, {1, 2, 2, 1}, {1, 2, 3, 4}, 0.5f, 0),
+          tensor<uint16_t>(OperandType::TENSOR_QUANT16_ASYMM, {1, 4}, {0, 0, 8, 8}, 0.25f, 0),
+          ints({1}, {0}), false),
       {shapeOf(OperandType::TENSOR_QUANT8_ASYMM, 0.5f, 0)});
   EXPECT_FALSE(validate(OperationType::ROI_ALIGN, context).ok());
 }
 
 std::vector<Operand> roiPoolingInputs(Operand input, Operand rois, Operand batches) {
-  return {std::move(input), std::move(rois), std::move(batches), i32(2), i32(2),
-          f32(1.0f),        f32(1.0f),       boolean(false)};
+  return {std::move(input), std::move(rois), std::move(batches), i32(2),
+          i32(2),           f32(1.0f),       f32(1.0f),          boolean(false)};
 }
 
 TEST(DetectOpsTest, RoiPoolingTakesTheMaximumOfEachBin) {
   std::vector<float> input(16);
   for (int i = 0; i < 16; ++i) input[i] = static_cast<float>(i);
-  Context context(roiPoolingInputs(floats({1, 4, 4, 1}, input), floats({1, 4}, {0, 0, 3, 3}),
-                                   ints({1}, {0})),
-                  {shapeOf(OperandType::TENSOR_FLOAT32)});
+  Context context(
+      roiPoolingInputs(floats({1, 4, 4, 1}, input), floats({1, 4}, {0, 0, 3, 3}), ints({1}, {0})),
+      {shapeOf(OperandType::TENSOR_FLOAT32)});
   ASSERT_TRUE(run(OperationType::ROI_POOLING, context).ok());
   EXPECT_EQ(context.result<float>(0), (std::vector<float>{5, 7, 13, 15}));
 }
 
 TEST(DetectOpsTest, RoiPoolingQuantizedOutputMustKeepTheInputScale) {
-  Context context(
-      roiPoolingInputs(tensor<int8_t>(OperandType::TENSOR_QUANT8_ASYMM_SIGNED, {1, 2, 2, 1},
-                                      {1, 2, 3, 4}, 0.5f, 0),
-                       tensor<uint16_t>(OperandType::TENSOR_QUANT16_ASYMM, {1, 4}, {0, 0, 8, 8},
-                                        0.125f, 0),
-                       ints({1}, {0})),
-      {shapeOf(OperandType::TENSOR_QUANT8_ASYMM_SIGNED, 0.25f, 0)});
+  Context context(roiPoolingInputs(tensor<int8_t>(OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+                                                  {1, 2, 2, 1}, {1, 2, 3, 4}, 0.5f, 0),
+                                   tensor<uint16_t>(OperandType::TENSOR_QUANT16_ASYMM, {1, 4},
+                                                    {0, 0, 8, 8}, 0.125f, 0),
+                                   ints({1}, {0})),
+                  {shapeOf(OperandType::TENSOR_QUANT8_ASYMM_SIGNED, 0.25f, 0)});
   EXPECT_FALSE(validate(OperationType::ROI_POOLING, context).ok());
 }
 
@@ -371,9 +370,9 @@ TEST(DetectOpsTest, HeatmapMaxKeypointRejectsTinyOrNonSquareMaps) {
   Context tiny({floats({1, 1, 1, 1}, {1}), floats({1, 4}, {0, 0, 1, 1}), boolean(false)},
                {shapeOf(OperandType::TENSOR_FLOAT32), shapeOf(OperandType::TENSOR_FLOAT32)});
   EXPECT_FALSE(run(OperationType::HEATMAP_MAX_KEYPOINT, tiny).ok());
-  Context oblong({floats({1, 2, 3, 1}, {1, 2, 3, 4, 5, 6}), floats({1, 4}, {0, 0, 1, 1}),
-                  boolean(false)},
-                 {shapeOf(OperandType::TENSOR_FLOAT32), shapeOf(OperandType::TENSOR_FLOAT32)});
+  Context oblong(
+      {floats({1, 2, 3, 1}, {1, 2, 3, 4, 5, 6}), floats({1, 4}, {0, 0, 1, 1}), boolean(false)},
+      {shapeOf(OperandType::TENSOR_FLOAT32), shapeOf(OperandType::TENSOR_FLOAT32)});
   EXPECT_FALSE(run(OperationType::HEATMAP_MAX_KEYPOINT, oblong).ok());
 }
 
@@ -413,8 +412,7 @@ TEST(DetectOpsTest, DetectionPostprocessingFastNmsPadsWithZeros) {
   Context context(postprocessingInputs(false, 3), postprocessingOutputs());
   ASSERT_TRUE(run(OperationType::DETECTION_POSTPROCESSING, context).ok());
   EXPECT_EQ(context.result<float>(0), (std::vector<float>{0.9f, 0, 0}));
-  EXPECT_EQ(context.result<float>(1),
-            (std::vector<float>{4, 4, 6, 6, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(context.result<float>(1), (std::vector<float>{4, 4, 6, 6, 0, 0, 0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(context.result<int32_t>(2), (std::vector<int32_t>{1, 0, 0}));
   EXPECT_EQ(context.result<int32_t>(3), (std::vector<int32_t>{1}));
 }

@@ -83,9 +83,15 @@ Operand scalar(OperandType type, T value) {
   return o;
 }
 
-Operand int32(int32_t v) { return scalar(OperandType::INT32, v); }
-Operand float32(float v) { return scalar(OperandType::FLOAT32, v); }
-Operand boolean(bool v) { return scalar(OperandType::BOOL, static_cast<uint8_t>(v)); }
+Operand int32(int32_t v) {
+  return scalar(OperandType::INT32, v);
+}
+Operand float32(float v) {
+  return scalar(OperandType::FLOAT32, v);
+}
+Operand boolean(bool v) {
+  return scalar(OperandType::BOOL, static_cast<uint8_t>(v));
+}
 
 Shape floatOutput() {
   Shape s;
@@ -93,7 +99,9 @@ Shape floatOutput() {
   return s;
 }
 
-std::vector<Shape> floatOutputs(size_t n) { return std::vector<Shape>(n, floatOutput()); }
+std::vector<Shape> floatOutputs(size_t n) {
+  return std::vector<Shape>(n, floatOutput());
+}
 
 Result<void> run(OperationType type, FakeContext& context) {
   const OperationRegistration* op = findOperation(type);
@@ -150,12 +158,11 @@ TEST(RnnTest, SequenceLayoutsAgree) {
   auto runWith = [&](const std::vector<float>& data, bool timeMajor) {
     std::vector<uint32_t> dims = timeMajor ? std::vector<uint32_t>{time, batch, input}
                                            : std::vector<uint32_t>{batch, time, input};
-    FakeContext context({floats(dims, data), floats({units, input}, iota(units * input, 0.1f)),
-                         floats({units, units}, iota(units * units, -0.05f)),
-                         floats({units}, iota(units, 0.01f)),
-                         floats({batch, units}, iota(batch * units, 0.3f)), int32(3),
-                         int32(timeMajor ? 1 : 0)},
-                        floatOutputs(2));
+    FakeContext context(
+        {floats(dims, data), floats({units, input}, iota(units * input, 0.1f)),
+         floats({units, units}, iota(units * units, -0.05f)), floats({units}, iota(units, 0.01f)),
+         floats({batch, units}, iota(batch * units, 0.3f)), int32(3), int32(timeMajor ? 1 : 0)},
+        floatOutputs(2));
     EXPECT_TRUE(run(OperationType::UNIDIRECTIONAL_SEQUENCE_RNN, context).ok());
     return std::make_pair(context.floats(0), context.floats(1));
   };
@@ -182,8 +189,8 @@ TEST(RnnTest, ZeroLengthSequenceGivesZeroSizedOutput) {
 
 TEST(RnnTest, RejectsBadSignaturesAndWiring) {
   // TANH is not a fused activation of RNN.
-  FakeContext tanh({floats({1, 1}, {1}), floats({1, 1}, {1}), floats({1, 1}, {1}),
-                    floats({1}, {0}), floats({1, 1}, {0}), int32(4)},
+  FakeContext tanh({floats({1, 1}, {1}), floats({1, 1}, {1}), floats({1, 1}, {1}), floats({1}, {0}),
+                    floats({1, 1}, {0}), int32(4)},
                    floatOutputs(2));
   EXPECT_FALSE(run(OperationType::RNN, tanh).ok());
   // Recurrent weights that are not [units, units].
@@ -271,10 +278,10 @@ TEST(LstmTest, RejectsInconsistentOptionalTensors) {
 }
 
 TEST(SvdfTest, RejectsRankThatDoesNotDivideFilters) {
-  FakeContext context({floats({1, 2}, {1, 2}), floats({3, 2}, iota(6, 0.1f)),
-                       floats({3, 2}, iota(6, 0.1f)), omitted(), floats({1, 6}, iota(6, 0.0f)),
-                       int32(2), int32(0)},
-                      floatOutputs(2));
+  FakeContext context(
+      {floats({1, 2}, {1, 2}), floats({3, 2}, iota(6, 0.1f)), floats({3, 2}, iota(6, 0.1f)),
+       omitted(), floats({1, 6}, iota(6, 0.0f)), int32(2), int32(0)},
+      floatOutputs(2));
   EXPECT_FALSE(run(OperationType::SVDF, context).ok());
 }
 
@@ -283,10 +290,10 @@ TEST(SvdfTest, RankTwoSumsFilterPairs) {
   // weights_time * (weights_feature . x).
   const std::vector<float> feature = {1, 0, 0, 1, 1, 1, 2, -1};
   const std::vector<float> time = {0.5f, 2.0f, -1.0f, 1.0f};
-  FakeContext context({floats({1, 2}, {3, 4}), floats({4, 2}, feature), floats({4, 1}, time),
-                       floats({2}, {0.25f, -0.25f}), floats({1, 4}, {9, 9, 9, 9}), int32(2),
-                       int32(0)},
-                      floatOutputs(2));
+  FakeContext context(
+      {floats({1, 2}, {3, 4}), floats({4, 2}, feature), floats({4, 1}, time),
+       floats({2}, {0.25f, -0.25f}), floats({1, 4}, {9, 9, 9, 9}), int32(2), int32(0)},
+      floatOutputs(2));
   ASSERT_TRUE(run(OperationType::SVDF, context).ok());
   const std::vector<float> out = context.floats(1);
   EXPECT_FLOAT_EQ(out[0], 0.25f + 0.5f * 3 + 2.0f * 4);

@@ -18,9 +18,9 @@ namespace {
 constexpr std::array<const char*, 8> kPhases = {"initialization", "preparation", "compilation",
                                                 "input_output",   "compute",     "results",
                                                 "execution",      "termination"};
-constexpr std::array<const char*, 8> kHeadings = {"Initialization", "Preparation", "Compilation",
-                                                  "I/O",            "Compute",     "Results",
-                                                  "Ex. total",      "Termination"};
+constexpr std::array<const char*, 8> kHeadings = {
+    "Initialization", "Preparation", "Compilation", "I/O",
+    "Compute",        "Results",     "Ex. total",   "Termination"};
 constexpr std::array<const char*, 3> kLayers = {"application", "runtime", "driver"};
 
 using Totals = std::map<std::string, std::map<std::string, double>>;  // layer -> phase -> ms

@@ -34,8 +34,8 @@ WindowForm windowForm(const LoweringContext& context, const Operation& op, uint3
   const uint32_t explicitBase = implicitBase + 3;
   const uint32_t count = static_cast<uint32_t>(op.inputs.size());
   WindowForm form;
-  form.explicitPadding = count >= explicitBase &&
-                         context.input(op, implicitBase).shape.type != OperandType::BOOL;
+  form.explicitPadding =
+      count >= explicitBase && context.input(op, implicitBase).shape.type != OperandType::BOOL;
   form.paddingIndex = first;
   form.strideIndex = first + (form.explicitPadding ? 4 : 1);
   form.activationIndex = form.strideIndex + 2 + extra;
@@ -84,10 +84,9 @@ Result<void> checkWindowOutput(const Window& w, const Shape& input, const Shape&
                                        w.strideHeight, w.dilationHeight);
   const uint32_t width = windowOutput(input.dims[2], w.padLeft, w.padRight, w.filterWidth,
                                       w.strideWidth, w.dilationWidth);
-  ANNRT_CPU_REQUIRE(output.dims[0] == input.dims[0] && output.dims[1] == height &&
-                        output.dims[2] == width,
-                    "output {} does not match the window's {}x{}", toString(output.dims), height,
-                    width);
+  ANNRT_CPU_REQUIRE(
+      output.dims[0] == input.dims[0] && output.dims[1] == height && output.dims[2] == width,
+      "output {} does not match the window's {}x{}", toString(output.dims), height, width);
   return {};
 }
 

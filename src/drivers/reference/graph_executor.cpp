@@ -32,8 +32,8 @@ Result<void> checkCompatible(const std::vector<uint32_t>& declared,
                              const std::vector<uint32_t>& actual) {
   if (declared.empty()) return {};  // unknown rank
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, declared.size() == actual.size(),
-                   "computed shape {} has a different rank than the declared {}",
-                   toString(actual), toString(declared));
+                   "computed shape {} has a different rank than the declared {}", toString(actual),
+                   toString(declared));
   for (size_t i = 0; i < declared.size(); ++i) {
     ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, declared[i] == 0 || declared[i] == actual[i],
                      "computed shape {} does not match the declared {}", toString(actual),
@@ -211,8 +211,7 @@ class Interpreter {
       ANNRT_CHECK_CODE(ErrorCode::OP_FAILED,
                        registration.allowZeroSizedInput || !isTensorType(operand.shape.type) ||
                            elementCount(operand.shape) != 0,
-                       "{} does not support zero-sized input operand {}", registration.name,
-                       index);
+                       "{} does not support zero-sized input operand {}", registration.name, index);
     }
     return {};
   }
@@ -225,9 +224,8 @@ class Interpreter {
   // Runs a referenced subgraph on the given input views; returns its operands.
   Result<RunOperands> runReferenced(const Subgraph& subgraph,
                                     const std::vector<const RunOperand*>& inputs) {
-    ANNRT_CHECK(inputs.size() == subgraph.inputIndexes.size(),
-                "subgraph takes {} inputs, given {}", subgraph.inputIndexes.size(),
-                inputs.size());
+    ANNRT_CHECK(inputs.size() == subgraph.inputIndexes.size(), "subgraph takes {} inputs, given {}",
+                subgraph.inputIndexes.size(), inputs.size());
     RunOperands operands = initOperands(subgraph);
     for (size_t i = 0; i < inputs.size(); ++i) {
       RunOperand& inner = operands[subgraph.inputIndexes[i]];
@@ -267,8 +265,7 @@ class Interpreter {
   Result<void> runIf(const Subgraph& outer, const Operation& operation, RunOperands& operands) {
     ANNRT_CHECK(operation.inputs.size() >= 3, "IF needs a condition and two branches");
     const RunOperand& condition = operands[operation.inputs[0]];
-    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, condition.data != nullptr,
-                     "IF condition has no value");
+    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, condition.data != nullptr, "IF condition has no value");
     const size_t branchInput = condition.data[0] ? 1 : 2;
     const Subgraph& branch = referenced(outer, operation.inputs[branchInput]);
     ANNRT_ASSIGN_OR_RETURN(RunOperands inner, runReferenced(branch, views(operation, 3, operands)));
@@ -282,8 +279,7 @@ class Interpreter {
     return {};
   }
 
-  Result<void> runWhile(const Subgraph& outer, const Operation& operation,
-                        RunOperands& operands) {
+  Result<void> runWhile(const Subgraph& outer, const Operation& operation, RunOperands& operands) {
     ANNRT_CHECK(operation.inputs.size() >= 3, "WHILE needs a condition, a body and inputs");
     const Subgraph& condition = referenced(outer, operation.inputs[0]);
     const Subgraph& body = referenced(outer, operation.inputs[1]);
@@ -296,10 +292,9 @@ class Interpreter {
     RunOperands carriedValues;  // owns the values of the latest iteration
     const auto loopStart = Clock::now();
     while (true) {
-      ANNRT_CHECK_CODE(ErrorCode::MISSED_DEADLINE_TRANSIENT,
-                       elapsedNs(loopStart) <= options_.loopTimeoutNs,
-                       "WHILE loop ran longer than the loop timeout of {} ns",
-                       options_.loopTimeoutNs);
+      ANNRT_CHECK_CODE(
+          ErrorCode::MISSED_DEADLINE_TRANSIENT, elapsedNs(loopStart) <= options_.loopTimeoutNs,
+          "WHILE loop ran longer than the loop timeout of {} ns", options_.loopTimeoutNs);
       ANNRT_RETURN_IF_ERROR(checkDeadline());
       ANNRT_ASSIGN_OR_RETURN(RunOperands tested, runReferenced(condition, state));
       ANNRT_CHECK(condition.outputIndexes.size() == 1, "WHILE condition must have one output");

@@ -68,6 +68,8 @@ class ReferenceDevice final : public Device {
 
 }  // namespace
 
-std::shared_ptr<Device> createReferenceDevice() { return std::make_shared<ReferenceDevice>(); }
+std::shared_ptr<Device> createReferenceDevice() {
+  return std::make_shared<ReferenceDevice>();
+}
 
 }  // namespace annrt::reference

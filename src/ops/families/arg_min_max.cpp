@@ -63,8 +63,8 @@ Result<void> execute(ExecutionContext& context) {
   const Shape& input = context.inputShape(kInput);
   const AxisSplit split = splitAtAxis(input.dims, axisIndex);
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       input.type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         argMinMax<kIsMax>(context.input<T>(kInput), context.output<int32_t>(0), split);

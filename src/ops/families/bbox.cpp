@@ -9,13 +9,14 @@
 // prepare computes the proposals to size the outputs and execute computes them
 // again to write them. Quantized data is computed in float, as the reference
 // does; boxes are TENSOR_QUANT16_ASYMM (anchors TENSOR_QUANT16_SYMM) of scale 0.125.
+#include "ops/util/bbox.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "ops/operation.h"
-#include "ops/util/bbox.h"
 #include "ops/util/pooling_common.h"
 #include "ops/util/shape_helpers.h"
 #include "ops/util/validation.h"
@@ -42,15 +43,13 @@ Result<void> validate(const ValidationContext& context) {
         "box delta"));
     ANNRT_RETURN_IF_ERROR(ops::bbox::validateSignature(
         context, {type, deltaType, OperandType::TENSOR_INT32, type}, {type}));
-    ANNRT_RETURN_IF_ERROR(
-        ops::bbox::validateBoxQuantization(context.inputShape(kRois), "roi"));
+    ANNRT_RETURN_IF_ERROR(ops::bbox::validateBoxQuantization(context.inputShape(kRois), "roi"));
     ANNRT_RETURN_IF_ERROR(
         ops::bbox::validateBoxQuantization(context.inputShape(kImageInfo), "image info"));
-    ANNRT_RETURN_IF_ERROR(
-        ops::bbox::validateBoxQuantization(context.outputShape(0), "output"));
+    ANNRT_RETURN_IF_ERROR(ops::bbox::validateBoxQuantization(context.outputShape(0), "output"));
   } else {
-    ANNRT_RETURN_IF_ERROR(validateTypeIn(
-        type, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16}, "roi"));
+    ANNRT_RETURN_IF_ERROR(
+        validateTypeIn(type, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16}, "roi"));
     ANNRT_RETURN_IF_ERROR(ops::bbox::validateSignature(
         context, {type, type, OperandType::TENSOR_INT32, type}, {type}));
   }
@@ -130,11 +129,11 @@ constexpr uint32_t kOutBatches = 2;
 
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kScores);
-  ANNRT_RETURN_IF_ERROR(validateTypeIn(
-      type,
-      {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM,
-       OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
-      "score"));
+  ANNRT_RETURN_IF_ERROR(
+      validateTypeIn(type,
+                     {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                      OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
+                     "score"));
   const bool quantized = isQuant8Tensor(type);
   const OperandType anchorType = quantized ? OperandType::TENSOR_QUANT16_SYMM : type;
   const OperandType boxType = quantized ? OperandType::TENSOR_QUANT16_ASYMM : type;
@@ -221,8 +220,7 @@ void filterBoxes(const std::vector<float>& boxes, float imageHeight, float image
     const float height = box[3] - box[1];
     const float centerX = box[0] + width / 2;
     const float centerY = box[1] + height / 2;
-    return !(width > minSize && height > minSize && centerX < imageWidth &&
-             centerY < imageHeight);
+    return !(width > minSize && height > minSize && centerX < imageWidth && centerY < imageHeight);
   });
 }
 

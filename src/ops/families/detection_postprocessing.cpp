@@ -47,8 +47,8 @@ constexpr uint32_t kOutCounts = 3;
 
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kScores);
-  ANNRT_RETURN_IF_ERROR(validateTypeIn(
-      type, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16}, "score"));
+  ANNRT_RETURN_IF_ERROR(
+      validateTypeIn(type, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16}, "score"));
   const OperandType scalar = ops::bbox::floatScalarType(type);
   ANNRT_RETURN_IF_ERROR(ops::bbox::validateSignature(
       context,
@@ -123,9 +123,10 @@ Result<Params> readParams(const ExecutionContext& context) {
 
 Result<void> prepare(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(const Params p, readParams(context));
-  const std::vector<std::vector<uint32_t>> dims = {
-      {p.batches, p.outDetections}, {p.batches, p.outDetections, kBoxDim},
-      {p.batches, p.outDetections}, {p.batches}};
+  const std::vector<std::vector<uint32_t>> dims = {{p.batches, p.outDetections},
+                                                   {p.batches, p.outDetections, kBoxDim},
+                                                   {p.batches, p.outDetections},
+                                                   {p.batches}};
   for (uint32_t i = 0; i < dims.size(); ++i) {
     Shape shape = context.outputShape(i);
     shape.dims = dims[i];
@@ -171,12 +172,12 @@ uint32_t regularNms(const Params& p, const float* scores, const std::vector<floa
                     BatchOutput& out) {
   auto scoreOf = [&](uint32_t i) { return scores[i]; };
   auto boxOf = [&](uint32_t i) { return &boxes[static_cast<size_t>(i / p.classes) * kBoxDim]; };
-  const std::vector<uint32_t> selected = ops::bbox::multiClassNms(
-      p.anchors, p.classes, p.scoreThreshold, p.maxDetections, scoreOf,
-      [&](uint32_t* begin, uint32_t* end) {
-        return ops::bbox::hardNms(begin, end, p.maxDetectionsPerClass, p.iouThreshold, scoreOf,
-                                  boxOf);
-      });
+  const std::vector<uint32_t> selected =
+      ops::bbox::multiClassNms(p.anchors, p.classes, p.scoreThreshold, p.maxDetections, scoreOf,
+                               [&](uint32_t* begin, uint32_t* end) {
+                                 return ops::bbox::hardNms(begin, end, p.maxDetectionsPerClass,
+                                                           p.iouThreshold, scoreOf, boxOf);
+                               });
   for (size_t i = 0; i < selected.size(); ++i) {
     out.write(i, scores[selected[i]], boxOf(selected[i]), selected[i] % p.classes);
   }

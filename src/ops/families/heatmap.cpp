@@ -30,14 +30,14 @@ constexpr uint32_t kOutKeypoints = 1;
 
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kHeatmap);
-  ANNRT_RETURN_IF_ERROR(validateTypeIn(
-      type,
-      {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM,
-       OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
-      "heatmap"));
+  ANNRT_RETURN_IF_ERROR(
+      validateTypeIn(type,
+                     {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                      OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
+                     "heatmap"));
   const OperandType boxType = isQuant8Tensor(type) ? OperandType::TENSOR_QUANT16_ASYMM : type;
-  ANNRT_RETURN_IF_ERROR(ops::bbox::validateSignature(context, {type, boxType, OperandType::BOOL},
-                                                     {type, boxType}));
+  ANNRT_RETURN_IF_ERROR(
+      ops::bbox::validateSignature(context, {type, boxType, OperandType::BOOL}, {type, boxType}));
   ANNRT_RETURN_IF_ERROR(ops::bbox::validateBoxQuantization(context.inputShape(kBoxes), "boxes"));
   ANNRT_RETURN_IF_ERROR(
       ops::bbox::validateBoxQuantization(context.outputShape(kOutKeypoints), "keypoints"));
@@ -115,7 +115,8 @@ Result<void> execute(ExecutionContext& context) {
   }
   ANNRT_ASSIGN_OR_RETURN(const std::vector<float> boxes, ops::bbox::inputAsFloat(context, kBoxes));
   // float16 data gets looser singularity tolerances, as in the reference.
-  const float tolerance = context.inputType(kHeatmap) == OperandType::TENSOR_FLOAT16 ? 1e-3f : 1e-5f;
+  const float tolerance =
+      context.inputType(kHeatmap) == OperandType::TENSOR_FLOAT16 ? 1e-3f : 1e-5f;
   const auto size = static_cast<int32_t>(g.size);
   std::vector<float> scores(static_cast<size_t>(g.boxes) * g.keypoints);
   std::vector<float> keypoints(scores.size() * 2);
@@ -151,8 +152,10 @@ Result<void> execute(ExecutionContext& context) {
       refine(grid, tolerance, delta, &score);
       const size_t out = static_cast<size_t>(i) * g.keypoints + j;
       scores[out] = score;
-      const float relativeX = (static_cast<float>(maxW) + delta[0] + 0.5f) / static_cast<float>(size);
-      const float relativeY = (static_cast<float>(maxH) + delta[1] + 0.5f) / static_cast<float>(size);
+      const float relativeX =
+          (static_cast<float>(maxW) + delta[0] + 0.5f) / static_cast<float>(size);
+      const float relativeY =
+          (static_cast<float>(maxH) + delta[1] + 0.5f) / static_cast<float>(size);
       keypoints[out * 2] = relativeX * (box[2] - box[0]) + box[0];
       keypoints[out * 2 + 1] = relativeY * (box[3] - box[1]) + box[1];
     }

@@ -53,8 +53,7 @@ Result<Config> config(const ExecutionContext& context) {
   ANNRT_RETURN_IF_ERROR(recurrent::checkPresent(context, {kInput}));
   const Shape& input = context.inputShape(kInput);
   ANNRT_CHECK(rank(input) == 2, "input has rank {}, expected 2", rank(input));
-  return ops::lstm::checkTensors(context, indices(context), input.dims[0], input.dims[1], false,
-                                 0);
+  return ops::lstm::checkTensors(context, indices(context), input.dims[0], input.dims[1], false, 0);
 }
 
 Result<void> prepare(ExecutionContext& context) {
@@ -77,8 +76,7 @@ Result<void> execute(ExecutionContext& context) {
   std::vector<float> output(size_t{c.batch} * c.outputSize);
   std::vector<float> scratch(size_t{c.batch} * c.cells * (c.cifg ? 3 : 4));
   ops::lstm::runSequence(c, weights, params, SequenceLayout{1, c.batch, true}, input.data(),
-                         nullptr, true, {output.data(), c.outputSize, 0}, state,
-                         scratch.data());
+                         nullptr, true, {output.data(), c.outputSize, 0}, state, scratch.data());
   recurrent::storeFloatOutput(context, kScratch, scratch.data());
   recurrent::storeFloatOutput(context, kOutputState, state.output.data());
   recurrent::storeFloatOutput(context, kCellState, state.cell.data());
@@ -114,9 +112,9 @@ Result<Plan> plan(const ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(p.layout, recurrent::sequenceLayout(context.inputShape(kInput),
                                                              context.scalar<bool>(kTimeMajor)));
   ANNRT_ASSIGN_OR_RETURN(
-      p.config, ops::lstm::checkTensors(context, ops::lstm::standardIndices(kLayerNorm),
-                                        p.layout.batch, context.inputShape(kInput).dims[2],
-                                        false, 0));
+      p.config,
+      ops::lstm::checkTensors(context, ops::lstm::standardIndices(kLayerNorm), p.layout.batch,
+                              context.inputShape(kInput).dims[2], false, 0));
   return p;
 }
 
@@ -126,8 +124,8 @@ Result<void> prepare(ExecutionContext& context) {
   ANNRT_RETURN_IF_ERROR(
       recurrent::setOutputDims(context, kOutput, p.layout.dims(p.config.outputSize)));
   if (context.outputCount() == 3) {
-    ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, kOutputState,
-                                                   {p.layout.batch, p.config.outputSize}));
+    ANNRT_RETURN_IF_ERROR(
+        recurrent::setOutputDims(context, kOutputState, {p.layout.batch, p.config.outputSize}));
     return recurrent::setOutputDims(context, kCellState, {p.layout.batch, p.config.cells});
   }
   return {};
@@ -157,8 +155,8 @@ Result<void> execute(ExecutionContext& context) {
 
 namespace bidirectional {
 
-constexpr uint32_t kAuxInput = 39, kBidiActivation = 48, kBidiCellClip = 49,
-                   kBidiProjClip = 50, kMergeOutputs = 51, kTimeMajor = 52;
+constexpr uint32_t kAuxInput = 39, kBidiActivation = 48, kBidiCellClip = 49, kBidiProjClip = 50,
+                   kMergeOutputs = 51, kTimeMajor = 52;
 
 // Forward tensors are at 1..17, backward at 18..34; states at 35..38, aux
 // weights at 40..47, layer norm weights at 53..60.
@@ -186,8 +184,7 @@ Result<void> validate(const ValidationContext& context) {
   ANNRT_CHECK(context.outputCount() >= 1 && context.outputCount() <= 6,
               "expected 1 to 6 outputs, got {}", context.outputCount());
   return recurrent::validateFloatSignature(
-      context, type,
-      "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTIFFBBTTTTTTTT",
+      context, type, "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTIFFBBTTTTTTTT",
       kOutputs[context.outputCount()]);
 }
 
@@ -201,22 +198,22 @@ struct Plan {
 Result<Plan> plan(const ExecutionContext& context) {
   ANNRT_RETURN_IF_ERROR(recurrent::checkPresent(context, {kInput, kMergeOutputs, kTimeMajor}));
   Plan p;
-  ANNRT_ASSIGN_OR_RETURN(p.outputs, recurrent::bidirectionalOutputs(
-                                        context, context.scalar<bool>(kMergeOutputs), 4));
+  ANNRT_ASSIGN_OR_RETURN(
+      p.outputs, recurrent::bidirectionalOutputs(context, context.scalar<bool>(kMergeOutputs), 4));
   ANNRT_ASSIGN_OR_RETURN(p.layout, recurrent::sequenceLayout(context.inputShape(kInput),
                                                              context.scalar<bool>(kTimeMajor)));
   const TensorIndices fw = directionIndices(false), bw = directionIndices(true);
-  ANNRT_ASSIGN_OR_RETURN(p.aux, recurrent::auxInput(context, kInput, kAuxInput,
-                                                    fw.auxWeights[ops::lstm::kForgetGate],
-                                                    bw.auxWeights[ops::lstm::kForgetGate]));
+  ANNRT_ASSIGN_OR_RETURN(
+      p.aux, recurrent::auxInput(context, kInput, kAuxInput, fw.auxWeights[ops::lstm::kForgetGate],
+                                 bw.auxWeights[ops::lstm::kForgetGate]));
   const bool cross = p.aux.linking == recurrent::AuxLinking::CROSS;
   const uint32_t inputSize = context.inputShape(kInput).dims[2];
   const uint32_t bwInputSize =
       p.aux.linking == recurrent::AuxLinking::PARALLEL ? p.aux.size : inputSize;
-  ANNRT_ASSIGN_OR_RETURN(p.fw, ops::lstm::checkTensors(context, fw, p.layout.batch, inputSize,
-                                                       cross, p.aux.size));
-  ANNRT_ASSIGN_OR_RETURN(p.bw, ops::lstm::checkTensors(context, bw, p.layout.batch,
-                                                       bwInputSize, cross, p.aux.size));
+  ANNRT_ASSIGN_OR_RETURN(
+      p.fw, ops::lstm::checkTensors(context, fw, p.layout.batch, inputSize, cross, p.aux.size));
+  ANNRT_ASSIGN_OR_RETURN(
+      p.bw, ops::lstm::checkTensors(context, bw, p.layout.batch, bwInputSize, cross, p.aux.size));
   return p;
 }
 
@@ -224,8 +221,7 @@ Result<void> prepare(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Plan p, plan(context));
   ANNRT_RETURN_IF_ERROR(
       ops::lstm::readParams(context, kBidiActivation, kBidiCellClip, kBidiProjClip));
-  const uint32_t fwWidth =
-      p.outputs.merge ? p.fw.outputSize + p.bw.outputSize : p.fw.outputSize;
+  const uint32_t fwWidth = p.outputs.merge ? p.fw.outputSize + p.bw.outputSize : p.fw.outputSize;
   ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, 0, p.layout.dims(fwWidth)));
   if (!p.outputs.merge) {
     ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, 1, p.layout.dims(p.bw.outputSize)));
@@ -243,8 +239,8 @@ Result<void> prepare(ExecutionContext& context) {
 
 Result<void> execute(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Plan p, plan(context));
-  ANNRT_ASSIGN_OR_RETURN(Params params, ops::lstm::readParams(context, kBidiActivation,
-                                                              kBidiCellClip, kBidiProjClip));
+  ANNRT_ASSIGN_OR_RETURN(
+      Params params, ops::lstm::readParams(context, kBidiActivation, kBidiCellClip, kBidiProjClip));
   const Weights fwWeights(context, directionIndices(false));
   const Weights bwWeights(context, directionIndices(true));
   const FloatInput input(context, kInput), aux(context, kAuxInput);
@@ -252,8 +248,7 @@ Result<void> execute(ExecutionContext& context) {
   const float* auxData = p.aux.linking == recurrent::AuxLinking::CROSS ? aux.data() : nullptr;
 
   const size_t rows = p.layout.rows();
-  const uint32_t fwStride =
-      p.outputs.merge ? p.fw.outputSize + p.bw.outputSize : p.fw.outputSize;
+  const uint32_t fwStride = p.outputs.merge ? p.fw.outputSize + p.bw.outputSize : p.fw.outputSize;
   std::vector<float> fwOut(rows * fwStride);
   std::vector<float> bwOut(p.outputs.merge ? 0 : rows * p.bw.outputSize);
   const recurrent::SequenceOutput bwTarget =
@@ -263,9 +258,8 @@ Result<void> execute(ExecutionContext& context) {
   State fwState(p.fw, fwWeights), bwState(p.bw, bwWeights);
   ops::lstm::runSequence(p.fw, fwWeights, params, p.layout, input.data(), auxData, true,
                          {fwOut.data(), fwStride, 0}, fwState);
-  ops::lstm::runSequence(p.bw, bwWeights, params, p.layout,
-                         parallel ? aux.data() : input.data(), auxData, false, bwTarget,
-                         bwState);
+  ops::lstm::runSequence(p.bw, bwWeights, params, p.layout, parallel ? aux.data() : input.data(),
+                         auxData, false, bwTarget, bwState);
 
   recurrent::storeFloatOutput(context, 0, fwOut.data());
   if (!p.outputs.merge) recurrent::storeFloatOutput(context, 1, bwOut.data());

@@ -73,8 +73,8 @@ Result<void> execute(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context));
   const Shape& input = context.inputShape(kInput);
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       input.type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         if constexpr (kComputesInFloat<T>) {

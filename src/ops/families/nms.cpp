@@ -45,11 +45,11 @@ enum class Kernel : int32_t { HARD = 0, LINEAR = 1, GAUSSIAN = 2 };
 
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kScores);
-  ANNRT_RETURN_IF_ERROR(validateTypeIn(
-      type,
-      {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM,
-       OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
-      "score"));
+  ANNRT_RETURN_IF_ERROR(
+      validateTypeIn(type,
+                     {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                      OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
+                     "score"));
   const bool quantized = isQuant8Tensor(type);
   const OperandType boxType = quantized ? OperandType::TENSOR_QUANT16_ASYMM : type;
   const OperandType scalar = ops::bbox::floatScalarType(type);
@@ -157,13 +157,12 @@ Result<Selection> select(const ExecutionContext& context, const Params& p) {
     std::vector<uint32_t> kept = ops::bbox::multiClassNms(
         count, numClasses, p.scoreThreshold, p.maxDetections, scoreOf,
         [&](uint32_t* begin, uint32_t* end) {
-          return ops::bbox::greedyNms(begin, end, p.maxDetections, scoreOf,
-                                      [&](uint32_t candidate, uint32_t best) {
-                                        imageScores[candidate] *= kernelWeight(
-                                            p, ops::bbox::intersectionOverUnion(
-                                                   boxOf(candidate), boxOf(best)));
-                                        return imageScores[candidate] < p.nmsScoreThreshold;
-                                      });
+          return ops::bbox::greedyNms(
+              begin, end, p.maxDetections, scoreOf, [&](uint32_t candidate, uint32_t best) {
+                imageScores[candidate] *= kernelWeight(
+                    p, ops::bbox::intersectionOverUnion(boxOf(candidate), boxOf(best)));
+                return imageScores[candidate] < p.nmsScoreThreshold;
+              });
         });
     std::stable_sort(kept.begin(), kept.end(), [&](uint32_t lhs, uint32_t rhs) {
       const uint32_t lhsClass = lhs % numClasses;
@@ -182,8 +181,8 @@ Result<Selection> select(const ExecutionContext& context, const Params& p) {
 Result<void> setShapes(ExecutionContext& context, uint32_t count) {
   for (uint32_t output : {kOutScores, kOutRois, kOutClasses, kOutBatches}) {
     Shape shape = context.outputShape(output);
-    shape.dims = output == kOutRois ? std::vector<uint32_t>{count, kBoxDim}
-                                    : std::vector<uint32_t>{count};
+    shape.dims =
+        output == kOutRois ? std::vector<uint32_t>{count, kBoxDim} : std::vector<uint32_t>{count};
     ANNRT_RETURN_IF_ERROR(context.setOutputShape(output, shape));
   }
   return {};

@@ -57,20 +57,44 @@ void matmulAccumulate(const int8_t* input, const int32_t* bias, const int8_t* we
 namespace integer {
 
 constexpr uint32_t kInput = 0, kOutputStateIn = 18, kCellStateIn = 19, kLayerNorm = 20,
-                   kCellClip = 24, kProjClip = 25, kIntermediateScale = 26,
-                   kHiddenZeroPoint = 30, kHiddenScale = 31;
+                   kCellClip = 24, kProjClip = 25, kIntermediateScale = 26, kHiddenZeroPoint = 30,
+                   kHiddenScale = 31;
 constexpr uint32_t kOutputStateOut = 0, kCellStateOut = 1, kOutput = 2;
 
 Result<void> validate(const ValidationContext& context) {
   using enum OperandType;
-  ANNRT_RETURN_IF_ERROR(validateInputTypes(
-      context, {TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM, TENSOR_QUANT8_SYMM,
-                TENSOR_QUANT8_SYMM, TENSOR_QUANT8_SYMM, TENSOR_QUANT8_SYMM, TENSOR_QUANT8_SYMM,
-                TENSOR_QUANT8_SYMM, TENSOR_QUANT8_SYMM, TENSOR_QUANT16_SYMM, TENSOR_QUANT16_SYMM,
-                TENSOR_QUANT16_SYMM, TENSOR_INT32, TENSOR_INT32, TENSOR_INT32, TENSOR_INT32,
-                TENSOR_QUANT8_SYMM, TENSOR_INT32, TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT16_SYMM,
-                TENSOR_QUANT16_SYMM, TENSOR_QUANT16_SYMM, TENSOR_QUANT16_SYMM, TENSOR_QUANT16_SYMM,
-                FLOAT32, FLOAT32, FLOAT32, FLOAT32, FLOAT32, FLOAT32, INT32, FLOAT32}));
+  ANNRT_RETURN_IF_ERROR(validateInputTypes(context, {TENSOR_QUANT8_ASYMM_SIGNED,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_INT32,
+                                                     TENSOR_INT32,
+                                                     TENSOR_INT32,
+                                                     TENSOR_INT32,
+                                                     TENSOR_QUANT8_SYMM,
+                                                     TENSOR_INT32,
+                                                     TENSOR_QUANT8_ASYMM_SIGNED,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     TENSOR_QUANT16_SYMM,
+                                                     FLOAT32,
+                                                     FLOAT32,
+                                                     FLOAT32,
+                                                     FLOAT32,
+                                                     FLOAT32,
+                                                     FLOAT32,
+                                                     INT32,
+                                                     FLOAT32}));
   return validateOutputTypes(
       context, {TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM_SIGNED});
 }
@@ -91,11 +115,9 @@ Result<int> cellShift(const ExecutionContext& context) {
   ANNRT_CHECK(scale > 0.0f, "cell state scale {} must be positive", scale);
   const float log2 = std::log(scale) * (1.0f / std::log(2.0f));
   const float rounded = std::round(log2);
-  ANNRT_CHECK(std::abs(log2 - rounded) < 1e-3f, "cell state scale {} is not a power of two",
-              scale);
+  ANNRT_CHECK(std::abs(log2 - rounded) < 1e-3f, "cell state scale {} is not a power of two", scale);
   const int shift = static_cast<int>(rounded);
-  ANNRT_CHECK(shift <= -9 && shift >= -15, "cell state scale 2^{} is not in [2^-15, 2^-9]",
-              shift);
+  ANNRT_CHECK(shift <= -9 && shift >= -15, "cell state scale 2^{} is not in [2^-15, 2^-9]", shift);
   return shift;
 }
 
@@ -103,7 +125,8 @@ Result<void> prepare(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Config c, config(context));
   ANNRT_RETURN_IF_ERROR(cellShift(context));
   ANNRT_CHECK(context.scalar<float>(kHiddenScale) > 0.0f, "hidden state scale must be positive");
-  ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, kOutputStateOut, {c.batch, c.outputSize}));
+  ANNRT_RETURN_IF_ERROR(
+      recurrent::setOutputDims(context, kOutputStateOut, {c.batch, c.outputSize}));
   ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, kCellStateOut, {c.batch, c.cells}));
   return recurrent::setOutputDims(context, kOutput, {c.batch, c.outputSize});
 }
@@ -190,8 +213,8 @@ Result<void> execute(ExecutionContext& context) {
       q[g].varianceLimit = std::min(1, static_cast<int32_t>(10000 * scale));
     }
     const int32_t* bias = c.layerNorm ? nullptr : context.input<int32_t>(t.bias[g]);
-    q[g].inputBias = foldZeroPoint(-input.zeroPoint, context.input<int8_t>(t.inputWeights[g]),
-                                   bias, c.cells, c.inputSize);
+    q[g].inputBias = foldZeroPoint(-input.zeroPoint, context.input<int8_t>(t.inputWeights[g]), bias,
+                                   c.cells, c.inputSize);
     q[g].recurrentBias =
         foldZeroPoint(-outputStateIn.zeroPoint, context.input<int8_t>(t.recurrentWeights[g]),
                       nullptr, c.cells, c.outputSize);
@@ -207,8 +230,8 @@ Result<void> execute(ExecutionContext& context) {
   auto computeGate = [&](uint32_t g, const int16_t* cellState) {
     std::vector<int16_t>& gate = gates[g];
     gate.assign(size, 0);
-    matmulAccumulate(x, q[g].inputBias.data(), context.input<int8_t>(t.inputWeights[g]),
-                     q[g].input, n, c.inputSize, c.cells, 0, gate.data());
+    matmulAccumulate(x, q[g].inputBias.data(), context.input<int8_t>(t.inputWeights[g]), q[g].input,
+                     n, c.inputSize, c.cells, 0, gate.data());
     matmulAccumulate(h, q[g].recurrentBias.data(), context.input<int8_t>(t.recurrentWeights[g]),
                      q[g].recurrent, n, c.outputSize, c.cells, 0, gate.data());
     if (c.peephole && g != kCellGate) {
@@ -248,14 +271,14 @@ Result<void> execute(ExecutionContext& context) {
   const auto quantizedCellClip = static_cast<int16_t>(
       cellClip > 0.0f ? std::min(std::max(cellClip / cellScale, -32768.0f), 32767.0f) : 0.0f);
   for (size_t i = 0; i < size; ++i) {
-    const auto kept = static_cast<int16_t>(
-        roundingDivideByPOT(int32_t{gates[kForgetGate][i]} * cellIn[i], 15));
-    const auto added = static_cast<int16_t>(roundingDivideByPOT(
-        int32_t{gates[kInputGate][i]} * gates[kCellGate][i], 30 + shift));
+    const auto kept =
+        static_cast<int16_t>(roundingDivideByPOT(int32_t{gates[kForgetGate][i]} * cellIn[i], 15));
+    const auto added = static_cast<int16_t>(
+        roundingDivideByPOT(int32_t{gates[kInputGate][i]} * gates[kCellGate][i], 30 + shift));
     int16_t value = saturateCast<int16_t>(int32_t{kept} + added);
     if (quantizedCellClip > 0) {
-      value = std::clamp<int16_t>(value, static_cast<int16_t>(-quantizedCellClip),
-                                  quantizedCellClip);
+      value =
+          std::clamp<int16_t>(value, static_cast<int16_t>(-quantizedCellClip), quantizedCellClip);
     }
     cellOut[i] = value;
   }
@@ -265,14 +288,14 @@ Result<void> execute(ExecutionContext& context) {
 
   // Hidden state o * tanh(c), requantized to int8 (the reference subtracts
   // the hidden zero point here and adds it back through the projection bias).
-  const QuantizedMultiplier hiddenMultiplier = quantizeMultiplier(
-      static_cast<float>(std::pow(2.0, -15) / hiddenScale * std::pow(2.0, -15)));
+  const QuantizedMultiplier hiddenMultiplier =
+      quantizeMultiplier(static_cast<float>(std::pow(2.0, -15) / hiddenScale * std::pow(2.0, -15)));
   std::vector<int8_t> hidden(size);
   for (size_t i = 0; i < size; ++i) {
     int16_t activated = 0;
     fixed16::tanhRaw(15 + shift, cellOut[i], &activated);
-    int32_t value = multiplyByQuantizedMultiplier(
-        int32_t{gates[kOutputGate][i]} * activated, hiddenMultiplier);
+    int32_t value =
+        multiplyByQuantizedMultiplier(int32_t{gates[kOutputGate][i]} * activated, hiddenMultiplier);
     hidden[i] = saturateCast<int8_t>(value - hiddenZeroPoint);
   }
 
@@ -282,18 +305,18 @@ Result<void> execute(ExecutionContext& context) {
     const Shape& projection = context.inputShape(t.projection);
     const QuantizedMultiplier projectionMultiplier =
         quantizeMultiplier(projection.scale * hiddenScale / outputStateIn.scale);
-    const std::vector<int32_t> projectionBias = foldZeroPoint(
-        hiddenZeroPoint, context.input<int8_t>(t.projection),
-        c.projectionBias ? context.input<int32_t>(t.projectionBias) : nullptr, c.outputSize,
-        c.cells);
+    const std::vector<int32_t> projectionBias =
+        foldZeroPoint(hiddenZeroPoint, context.input<int8_t>(t.projection),
+                      c.projectionBias ? context.input<int32_t>(t.projectionBias) : nullptr,
+                      c.outputSize, c.cells);
     std::fill(output, output + outputCount, 0);
     matmulAccumulate(hidden.data(), projectionBias.data(), context.input<int8_t>(t.projection),
                      projectionMultiplier, n, c.cells, c.outputSize, outputStateIn.zeroPoint,
                      output);
     const float projClip = context.scalar<float>(kProjClip);
     if (projClip > 0.0f) {
-      const auto limit = static_cast<int8_t>(
-          std::min(std::max(projClip / projection.scale, -128.0f), 127.0f));
+      const auto limit =
+          static_cast<int8_t>(std::min(std::max(projClip / projection.scale, -128.0f), 127.0f));
       if (limit > 0) {
         for (size_t i = 0; i < outputCount; ++i) {
           output[i] = std::clamp<int8_t>(output[i], static_cast<int8_t>(-limit), limit);
@@ -352,14 +375,14 @@ Result<Sizes> sizes(const ExecutionContext& context) {
                     r.scale == weights.scale && r.zeroPoint == weights.zeroPoint,
                 "all weights must share one scale and zero point");
     const Shape& bias = context.inputShape(kBias + g);
-    ANNRT_CHECK(bias.zeroPoint == 0 && std::abs(bias.scale - weights.scale * input.scale) <=
-                                           1e-6f * bias.scale,
+    ANNRT_CHECK(bias.zeroPoint == 0 &&
+                    std::abs(bias.scale - weights.scale * input.scale) <= 1e-6f * bias.scale,
                 "bias scale {} is not input scale * weights scale", bias.scale);
   }
   ANNRT_RETURN_IF_ERROR(recurrent::checkDims(context, kPrevCellState, {s.batch, s.outputSize},
                                              "previous cell state"));
-  ANNRT_RETURN_IF_ERROR(recurrent::checkDims(context, kPrevOutput, {s.batch, s.outputSize},
-                                             "previous output"));
+  ANNRT_RETURN_IF_ERROR(
+      recurrent::checkDims(context, kPrevOutput, {s.batch, s.outputSize}, "previous output"));
   const Shape& prevOutput = context.inputShape(kPrevOutput);
   const Shape& prevCell = context.inputShape(kPrevCellState);
   ANNRT_CHECK(input.scale == 1.0f / 128 && input.zeroPoint == 128 &&

@@ -95,8 +95,8 @@ Result<void> execute(ExecutionContext& context) {
     return {};
   }
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         reduce<kReducer>(plan, context.input<T>(kInput), context.output<T>(0));

@@ -203,8 +203,8 @@ Result<void> execute(ExecutionContext& context) {
   const Shape& input = context.inputShape(kInput);
   const Shape& output = context.outputShape(0);
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       input.type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         runInNhwc(p.nchw, context.input<T>(kInput), input.dims, context.output<T>(0), output.dims,

@@ -164,12 +164,12 @@ struct Plan {
 
 Result<Plan> plan(const ExecutionContext& context) {
   ANNRT_RETURN_IF_ERROR(recurrent::checkPresent(
-      context, {kInput, kFwWeights, kFwWeights + 1, kFwWeights + 2, kFwHidden, kBwWeights,
-                kBwWeights + 1, kBwWeights + 2, kBwHidden, kActivation, kTimeMajor,
-                kMergeOutputs}));
+      context,
+      {kInput, kFwWeights, kFwWeights + 1, kFwWeights + 2, kFwHidden, kBwWeights, kBwWeights + 1,
+       kBwWeights + 2, kBwHidden, kActivation, kTimeMajor, kMergeOutputs}));
   Plan p;
-  ANNRT_ASSIGN_OR_RETURN(p.outputs, recurrent::bidirectionalOutputs(
-                                        context, context.scalar<bool>(kMergeOutputs), 2));
+  ANNRT_ASSIGN_OR_RETURN(
+      p.outputs, recurrent::bidirectionalOutputs(context, context.scalar<bool>(kMergeOutputs), 2));
   ANNRT_RETURN_IF_ERROR(recurrent::toActivation(context.scalar<int32_t>(kActivation), false));
   ANNRT_ASSIGN_OR_RETURN(p.layout, recurrent::sequenceLayout(context.inputShape(kInput),
                                                              context.scalar<bool>(kTimeMajor)));
@@ -196,7 +196,8 @@ Result<void> prepare(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Plan p, plan(context));
   ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(
       context, 0, p.layout.dims(p.outputs.merge ? p.fwUnits + p.bwUnits : p.fwUnits)));
-  if (!p.outputs.merge) ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, 1, p.layout.dims(p.bwUnits)));
+  if (!p.outputs.merge)
+    ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, 1, p.layout.dims(p.bwUnits)));
   if (p.outputs.states) {
     const uint32_t first = p.outputs.firstState;
     ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, first, {p.layout.batch, p.fwUnits}));
@@ -223,8 +224,7 @@ Result<void> execute(ExecutionContext& context) {
     fw.auxInputSize = bw.auxInputSize = p.aux.size;
     auxData = aux.data();
   }
-  const float* bwInput =
-      p.aux.linking == recurrent::AuxLinking::PARALLEL ? aux.data() : x.data();
+  const float* bwInput = p.aux.linking == recurrent::AuxLinking::PARALLEL ? aux.data() : x.data();
 
   const size_t rows = p.layout.rows();
   const uint32_t fwStride = p.outputs.merge ? p.fwUnits + p.bwUnits : p.fwUnits;
@@ -232,7 +232,7 @@ Result<void> execute(ExecutionContext& context) {
   std::vector<float> bwOut(p.outputs.merge ? 0 : rows * p.bwUnits);
   const recurrent::SequenceOutput bwTarget =
       p.outputs.merge ? recurrent::SequenceOutput{fwOut.data(), fwStride, p.fwUnits}
-              : recurrent::SequenceOutput{bwOut.data(), p.bwUnits, 0};
+                      : recurrent::SequenceOutput{bwOut.data(), p.bwUnits, 0};
   std::vector<float> fwHidden(fwH.data(), fwH.data() + size_t{p.layout.batch} * p.fwUnits);
   std::vector<float> bwHidden(bwH.data(), bwH.data() + size_t{p.layout.batch} * p.bwUnits);
   recurrent::runRnn(fw, p.layout, x.data(), auxData, true, {fwOut.data(), fwStride, 0},

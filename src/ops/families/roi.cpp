@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "ops/operation.h"
-#include "ops/util/elementwise_unary.h"
 #include "ops/util/bbox.h"
 #include "ops/util/broadcast_kernel.h"
+#include "ops/util/elementwise_unary.h"
 #include "ops/util/pooling_common.h"
 #include "ops/util/quantization.h"
 #include "ops/util/validation.h"
@@ -49,11 +49,11 @@ constexpr uint32_t layoutIndex(RoiKind kind) {
 template <RoiKind kKind>
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kInput);
-  ANNRT_RETURN_IF_ERROR(validateTypeIn(
-      type,
-      {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM,
-       OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
-      "input"));
+  ANNRT_RETURN_IF_ERROR(
+      validateTypeIn(type,
+                     {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                      OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED},
+                     "input"));
   const bool quantized = isQuant8Tensor(type);
   const OperandType boxType = quantized ? OperandType::TENSOR_QUANT16_ASYMM : type;
   const OperandType scalar = ops::bbox::floatScalarType(type);
@@ -64,11 +64,11 @@ Result<void> validate(const ValidationContext& context) {
          scalar, OperandType::INT32, OperandType::INT32, OperandType::BOOL},
         {type}));
   } else {
-    ANNRT_RETURN_IF_ERROR(ops::bbox::validateSignature(
-        context,
-        {type, boxType, OperandType::TENSOR_INT32, OperandType::INT32, OperandType::INT32, scalar,
-         scalar, OperandType::BOOL},
-        {type}));
+    ANNRT_RETURN_IF_ERROR(
+        ops::bbox::validateSignature(context,
+                                     {type, boxType, OperandType::TENSOR_INT32, OperandType::INT32,
+                                      OperandType::INT32, scalar, scalar, OperandType::BOOL},
+                                     {type}));
     const Shape& input = context.inputShape(kInput);
     const Shape& output = context.outputShape(0);
     ANNRT_CHECK(!quantized || (input.scale == output.scale && input.zeroPoint == output.zeroPoint),
@@ -163,8 +163,8 @@ Result<std::vector<FeatureBox>> featureBoxes(const ExecutionContext& context, co
     const auto width = static_cast<float>(p.width);
     const auto height = static_cast<float>(p.height);
     ANNRT_CHECK(roi[0] >= 0 && roi[1] >= 0 && roi[2] >= 0 && roi[3] >= 0 && box.x1 <= width &&
-                    box.x2 <= width && box.y1 <= height && box.y2 <= height &&
-                    roi[0] <= roi[2] && roi[1] <= roi[3],
+                    box.x2 <= width && box.y1 <= height && box.y2 <= height && roi[0] <= roi[2] &&
+                    roi[1] <= roi[3],
                 "roi {} ({}, {}, {}, {}) is not a box within the {}x{} feature map", i, roi[0],
                 roi[1], roi[2], roi[3], p.height, p.width);
   }
@@ -174,8 +174,8 @@ Result<std::vector<FeatureBox>> featureBoxes(const ExecutionContext& context, co
 // ROI_ALIGN: the bilinear samples of one output bin. `sample(offsets, weights)`
 // receives the four neighbouring pixels (as y * width + x) and their weights.
 struct AlignGrid {
-  float x1, y1;          // box start
-  float binW, binH;      // bin size
+  float x1, y1;      // box start
+  float binW, binH;  // bin size
   uint32_t samplesW, samplesH;
 };
 
@@ -184,11 +184,13 @@ AlignGrid alignGrid(const FeatureBox& box, const Params& p) {
   const float roiHeight = std::max(box.y2 - box.y1, 1.0f);
   const float binW = roiWidth / static_cast<float>(p.outWidth);
   const float binH = roiHeight / static_cast<float>(p.outHeight);
-  return {box.x1, box.y1, binW, binH,
-          p.widthSamplingRatio > 0 ? p.widthSamplingRatio
-                                   : static_cast<uint32_t>(std::ceil(binW)),
-          p.heightSamplingRatio > 0 ? p.heightSamplingRatio
-                                    : static_cast<uint32_t>(std::ceil(binH))};
+  return {
+      box.x1,
+      box.y1,
+      binW,
+      binH,
+      p.widthSamplingRatio > 0 ? p.widthSamplingRatio : static_cast<uint32_t>(std::ceil(binW)),
+      p.heightSamplingRatio > 0 ? p.heightSamplingRatio : static_cast<uint32_t>(std::ceil(binH))};
 }
 
 // One bilinear tap position along an axis: the lower pixel, the upper one and
@@ -269,8 +271,8 @@ void roiAlignNhwc(const std::vector<FeatureBox>& boxes, const Params& p, const S
                } else {
                  // Weights are quantized to multiples of 1/255.
                  constexpr float kWeightScale = 1.0f / 255.0f;
-                 const float real = input.scale * kWeightScale / output.scale /
-                                    static_cast<float>(samples);
+                 const float real =
+                     input.scale * kWeightScale / output.scale / static_cast<float>(samples);
                  const QuantizedMultiplier multiplier = quantizeMultiplier(real);
                  std::fill(quantSums.begin(), quantSums.end(), 0);
                  forEachSample(g, i, j, p, [&](const size_t* offsets, const float* weights) {
@@ -285,8 +287,8 @@ void roiAlignNhwc(const std::vector<FeatureBox>& boxes, const Params& p, const S
                    }
                  });
                  for (uint32_t k = 0; k < p.depth; ++k) {
-                   pixel[k] = saturateCast<T>(multiplyByQuantizedMultiplier(quantSums[k], multiplier) +
-                                              output.zeroPoint);
+                   pixel[k] = saturateCast<T>(
+                       multiplyByQuantizedMultiplier(quantSums[k], multiplier) + output.zeroPoint);
                  }
                }
              });
@@ -295,44 +297,45 @@ void roiAlignNhwc(const std::vector<FeatureBox>& boxes, const Params& p, const S
 template <typename T>
 void roiPoolingNhwc(const std::vector<FeatureBox>& boxes, const Params& p, const Shape& input,
                     const T* in, T* out) {
-  forEachBin(boxes, p, in, out,
-             [&](const FeatureBox& box, uint32_t i, uint32_t j, const T* image, T* pixel) {
-               const auto x1 = static_cast<int32_t>(std::round(box.x1));
-               const auto y1 = static_cast<int32_t>(std::round(box.y1));
-               const auto x2 = static_cast<int32_t>(std::round(box.x2));
-               const auto y2 = static_cast<int32_t>(std::round(box.y2));
-               // Boxes narrower than one pixel count as one pixel.
-               const auto roiWidth = static_cast<float>(std::max(x2 - x1 + 1, 1));
-               const auto roiHeight = static_cast<float>(std::max(y2 - y1 + 1, 1));
-               const float binW = roiWidth / static_cast<float>(p.outWidth);
-               const float binH = roiHeight / static_cast<float>(p.outHeight);
-               auto edge = [](float position, uint32_t size) {
-                 return std::min(static_cast<uint32_t>(position), size);
-               };
-               const uint32_t wStart =
-                   edge(std::floor(binW * static_cast<float>(j) + static_cast<float>(x1)), p.width);
-               const uint32_t wEnd = edge(
-                   std::ceil(binW * static_cast<float>(j + 1) + static_cast<float>(x1)), p.width);
-               const uint32_t hStart = edge(
-                   std::floor(binH * static_cast<float>(i) + static_cast<float>(y1)), p.height);
-               const uint32_t hEnd = edge(
-                   std::ceil(binH * static_cast<float>(i + 1) + static_cast<float>(y1)), p.height);
-               for (uint32_t k = 0; k < p.depth; ++k) {
-                 // An empty bin yields the zero point (0 for float data).
-                 T maxValue = static_cast<T>(input.zeroPoint);
-                 bool first = true;
-                 for (uint32_t h = hStart; h < hEnd; ++h) {
-                   for (uint32_t w = wStart; w < wEnd; ++w) {
-                     const T value = image[(static_cast<size_t>(h) * p.width + w) * p.depth + k];
-                     if (first || value > maxValue) {
-                       maxValue = value;
-                       first = false;
-                     }
-                   }
-                 }
-                 pixel[k] = maxValue;
-               }
-             });
+  forEachBin(
+      boxes, p, in, out,
+      [&](const FeatureBox& box, uint32_t i, uint32_t j, const T* image, T* pixel) {
+        const auto x1 = static_cast<int32_t>(std::round(box.x1));
+        const auto y1 = static_cast<int32_t>(std::round(box.y1));
+        const auto x2 = static_cast<int32_t>(std::round(box.x2));
+        const auto y2 = static_cast<int32_t>(std::round(box.y2));
+        // Boxes narrower than one pixel count as one pixel.
+        const auto roiWidth = static_cast<float>(std::max(x2 - x1 + 1, 1));
+        const auto roiHeight = static_cast<float>(std::max(y2 - y1 + 1, 1));
+        const float binW = roiWidth / static_cast<float>(p.outWidth);
+        const float binH = roiHeight / static_cast<float>(p.outHeight);
+        auto edge = [](float position, uint32_t size) {
+          return std::min(static_cast<uint32_t>(position), size);
+        };
+        const uint32_t wStart =
+            edge(std::floor(binW * static_cast<float>(j) + static_cast<float>(x1)), p.width);
+        const uint32_t wEnd =
+            edge(std::ceil(binW * static_cast<float>(j + 1) + static_cast<float>(x1)), p.width);
+        const uint32_t hStart =
+            edge(std::floor(binH * static_cast<float>(i) + static_cast<float>(y1)), p.height);
+        const uint32_t hEnd =
+            edge(std::ceil(binH * static_cast<float>(i + 1) + static_cast<float>(y1)), p.height);
+        for (uint32_t k = 0; k < p.depth; ++k) {
+          // An empty bin yields the zero point (0 for float data).
+          T maxValue = static_cast<T>(input.zeroPoint);
+          bool first = true;
+          for (uint32_t h = hStart; h < hEnd; ++h) {
+            for (uint32_t w = wStart; w < wEnd; ++w) {
+              const T value = image[(static_cast<size_t>(h) * p.width + w) * p.depth + k];
+              if (first || value > maxValue) {
+                maxValue = value;
+                first = false;
+              }
+            }
+          }
+          pixel[k] = maxValue;
+        }
+      });
 }
 
 template <RoiKind kKind>
@@ -341,19 +344,18 @@ Result<void> execute(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(const std::vector<FeatureBox> boxes, featureBoxes(context, p));
   const Shape& input = context.inputShape(kInput);
   const Shape& output = context.outputShape(0);
-  return visitElementType(
-      input.type, [&](auto tag) -> Result<void> {
-        using T = typename decltype(tag)::type;
-        runInNhwc(p.nchw, context.input<T>(kInput), input.dims, context.output<T>(0),
-                  output.dims, [&](const T* in, const auto&, T* out, const auto&) {
-                    if constexpr (kKind == RoiKind::ALIGN) {
-                      roiAlignNhwc(boxes, p, input, output, in, out);
-                    } else {
-                      roiPoolingNhwc(boxes, p, input, in, out);
-                    }
-                  });
-        return {};
-      });
+  return visitElementType(input.type, [&](auto tag) -> Result<void> {
+    using T = typename decltype(tag)::type;
+    runInNhwc(p.nchw, context.input<T>(kInput), input.dims, context.output<T>(0), output.dims,
+              [&](const T* in, const auto&, T* out, const auto&) {
+                if constexpr (kKind == RoiKind::ALIGN) {
+                  roiAlignNhwc(boxes, p, input, output, in, out);
+                } else {
+                  roiPoolingNhwc(boxes, p, input, in, out);
+                }
+              });
+    return {};
+  });
 }
 
 constexpr OperationRegistration kOperations[] = {

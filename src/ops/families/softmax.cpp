@@ -206,8 +206,8 @@ Result<void> execute(ExecutionContext& context, bool logOutput) {
   ANNRT_ASSIGN_OR_RETURN(const uint32_t axisIndex, axis(context));
   const float betaValue = beta(context);
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       input.type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         const T* in = context.input<T>(kInput);

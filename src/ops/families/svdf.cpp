@@ -32,9 +32,8 @@ Result<void> validate(const ValidationContext& context) {
 }
 
 Result<Geometry> geometry(const ExecutionContext& context) {
-  ANNRT_RETURN_IF_ERROR(
-      recurrent::checkPresent(context, {kInput, kWeightsFeature, kWeightsTime, kStateIn, kRank,
-                                        kActivation}));
+  ANNRT_RETURN_IF_ERROR(recurrent::checkPresent(
+      context, {kInput, kWeightsFeature, kWeightsTime, kStateIn, kRank, kActivation}));
   const Shape& input = context.inputShape(kInput);
   const Shape& feature = context.inputShape(kWeightsFeature);
   const Shape& time = context.inputShape(kWeightsTime);
@@ -50,8 +49,7 @@ Result<Geometry> geometry(const ExecutionContext& context) {
   const int32_t rankValue = context.scalar<int32_t>(kRank);
   ANNRT_CHECK(rankValue > 0, "rank {} must be positive", rankValue);
   g.rank = static_cast<uint32_t>(rankValue);
-  ANNRT_CHECK(g.filters % g.rank == 0, "{} filters do not split into rank {}", g.filters,
-              g.rank);
+  ANNRT_CHECK(g.filters % g.rank == 0, "{} filters do not split into rank {}", g.filters, g.rank);
   g.units = g.filters / g.rank;
   ANNRT_CHECK(feature.dims[1] == g.inputSize, "weights_feature {} does not match input {}",
               toString(feature.dims), toString(input.dims));
@@ -68,14 +66,14 @@ Result<Geometry> geometry(const ExecutionContext& context) {
 
 Result<void> prepare(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Geometry g, geometry(context));
-  ANNRT_RETURN_IF_ERROR(recurrent::setOutputDims(context, kStateOut, {g.batch, g.memory * g.filters}));
+  ANNRT_RETURN_IF_ERROR(
+      recurrent::setOutputDims(context, kStateOut, {g.batch, g.memory * g.filters}));
   return recurrent::setOutputDims(context, kOutput, {g.batch, g.units});
 }
 
 Result<void> execute(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(Geometry g, geometry(context));
-  const auto activation =
-      static_cast<recurrent::Activation>(context.scalar<int32_t>(kActivation));
+  const auto activation = static_cast<recurrent::Activation>(context.scalar<int32_t>(kActivation));
   const FloatInput input(context, kInput), feature(context, kWeightsFeature),
       time(context, kWeightsTime), bias(context, kBias), stateIn(context, kStateIn);
   const size_t stateSize = size_t{g.memory} * g.filters;

@@ -65,8 +65,8 @@ Result<void> execute(ExecutionContext& context) {
   const size_t rows = elementCount(input) / rowSize;
   const auto k = static_cast<uint32_t>(context.scalar<int32_t>(kK));
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
-                            OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
-                            OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
+                             OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
+                             OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(
       input.type, [&](auto tag) -> Result<void> {
         using T = typename decltype(tag)::type;
         topK(context.input<T>(kInput), rows, rowSize, k, context.output<T>(kValues),

@@ -65,8 +65,8 @@ Box transformBox(const float* box, const float* delta, float imageHeight, float 
 template <typename ScoreOf, typename Suppress>
 uint32_t* greedyNms(uint32_t* begin, uint32_t* end, int32_t maxDetections, ScoreOf&& scoreOf,
                     Suppress&& suppress) {
-  const auto limit = maxDetections < 0 ? static_cast<size_t>(end - begin)
-                                       : static_cast<size_t>(maxDetections);
+  const auto limit =
+      maxDetections < 0 ? static_cast<size_t>(end - begin) : static_cast<size_t>(maxDetections);
   uint32_t* kept = begin;
   while (kept < end && static_cast<size_t>(kept - begin) < limit) {
     uint32_t* best = std::max_element(
@@ -100,8 +100,7 @@ uint32_t* hardNms(uint32_t* begin, uint32_t* end, int32_t maxDetections, float i
 // sorted by descending score and cut to `maxDetections` (all when negative).
 template <typename ScoreOf, typename ClassNms>
 std::vector<uint32_t> multiClassNms(uint32_t numRois, uint32_t numClasses, float scoreThreshold,
-                                    int32_t maxDetections, ScoreOf&& scoreOf,
-                                    ClassNms&& classNms) {
+                                    int32_t maxDetections, ScoreOf&& scoreOf, ClassNms&& classNms) {
   std::vector<uint32_t> selected;
   for (uint32_t c = 1; c < numClasses; ++c) {
     const size_t first = selected.size();

@@ -32,7 +32,9 @@ struct Q {
   }
 };
 
-inline int16_t wrap(int32_t value) { return static_cast<int16_t>(value); }
+inline int16_t wrap(int32_t value) {
+  return static_cast<int16_t>(value);
+}
 inline int16_t saturate(int32_t value) {
   return static_cast<int16_t>(std::clamp<int32_t>(value, std::numeric_limits<int16_t>::min(),
                                                   std::numeric_limits<int16_t>::max()));

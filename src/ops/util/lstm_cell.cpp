@@ -60,8 +60,7 @@ void layerNormalize(float* values, uint32_t size, uint32_t batch, const float* w
     }
     const float mean = sum / static_cast<float>(size);
     const float variance = sumSquares / static_cast<float>(size) - mean * mean;
-    const float inverseStddev =
-        1.0f / std::sqrt(variance == 0.0f ? kLayerNormEpsilon : variance);
+    const float inverseStddev = 1.0f / std::sqrt(variance == 0.0f ? kLayerNormEpsilon : variance);
     for (uint32_t i = 0; i < size; ++i) {
       row[i] = (row[i] - mean) * inverseStddev * weights[i] + bias[i];
     }
@@ -99,8 +98,8 @@ void step(const Config& c, const Weights& w, const Params& params, const float* 
       matrixBatchVectorAccumulate(w.auxWeights[g].data(), c.cells, c.auxInputSize, auxInput, n,
                                   gate);
     }
-    matrixBatchVectorAccumulate(w.recurrentWeights[g].data(), c.cells, c.outputSize,
-                                outputStateIn, n, gate);
+    matrixBatchVectorAccumulate(w.recurrentWeights[g].data(), c.cells, c.outputSize, outputStateIn,
+                                n, gate);
   }
   // Peephole connections, layer normalization and the gate nonlinearity.
   auto finishGate = [&](uint32_t g, const float* cellState, bool peephole) {
@@ -142,12 +141,10 @@ void step(const Config& c, const Weights& w, const Params& params, const float* 
   if (c.projection) {
     for (uint32_t b = 0; b < n; ++b) {
       for (uint32_t o = 0; o < c.outputSize; ++o) {
-        output[size_t{b} * c.outputSize + o] =
-            c.projectionBias ? w.projectionBias.data()[o] : 0.0f;
+        output[size_t{b} * c.outputSize + o] = c.projectionBias ? w.projectionBias.data()[o] : 0.0f;
       }
     }
-    matrixBatchVectorAccumulate(w.projection.data(), c.outputSize, c.cells, outputGate, n,
-                                output);
+    matrixBatchVectorAccumulate(w.projection.data(), c.outputSize, c.cells, outputGate, n, output);
     clip(output, outputCount, params.projClip);
   } else {
     std::copy(outputGate, outputGate + outputCount, output);
@@ -172,12 +169,10 @@ TensorIndices standardIndices(uint32_t layerNormFirst) {
   return t;
 }
 
-Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices& t,
-                            uint32_t batch, uint32_t inputSize, bool useAux,
-                            uint32_t auxInputSize) {
+Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices& t, uint32_t batch,
+                            uint32_t inputSize, bool useAux, uint32_t auxInputSize) {
   for (uint32_t g = kForgetGate; g <= kOutputGate; ++g) {
-    ANNRT_CHECK(present(context, t.inputWeights[g]), "{} input weights are omitted",
-                kGateNames[g]);
+    ANNRT_CHECK(present(context, t.inputWeights[g]), "{} input weights are omitted", kGateNames[g]);
     ANNRT_CHECK(present(context, t.recurrentWeights[g]), "{} recurrent weights are omitted",
                 kGateNames[g]);
     ANNRT_CHECK(present(context, t.bias[g]), "{} gate bias is omitted", kGateNames[g]);
@@ -229,8 +224,8 @@ Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices
         checkMatrix(context, t.projection, c.outputSize, c.cells, "projection", "the"));
   } else {
     ANNRT_CHECK(c.outputSize == c.cells,
-                "without projection the output size {} must equal the cell count {}",
-                c.outputSize, c.cells);
+                "without projection the output size {} must equal the cell count {}", c.outputSize,
+                c.cells);
   }
   if (c.projectionBias) {
     ANNRT_RETURN_IF_ERROR(checkVector(context, t.projectionBias, c.outputSize, "projection bias"));
@@ -239,9 +234,8 @@ Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices
   c.layerNorm = present(context, t.layerNorm[kOutputGate]);
   for (uint32_t g = 0; g < 4; ++g) {
     const bool expected = c.layerNorm && !(g == kInputGate && c.cifg);
-    ANNRT_CHECK(present(context, t.layerNorm[g]) == expected,
-                "{} layer norm weights must be {}", kGateNames[g],
-                expected ? "present" : "omitted");
+    ANNRT_CHECK(present(context, t.layerNorm[g]) == expected, "{} layer norm weights must be {}",
+                kGateNames[g], expected ? "present" : "omitted");
     if (expected) {
       ANNRT_RETURN_IF_ERROR(checkVector(context, t.layerNorm[g], c.cells, "layer norm weights"));
     }
@@ -263,13 +257,13 @@ Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices
   const std::vector<uint32_t>& cellState = context.inputShape(t.cellStateIn).dims;
   ANNRT_CHECK(outputState == (std::vector<uint32_t>{batch, c.outputSize}),
               "output state {} is not [{}, {}]", toString(outputState), batch, c.outputSize);
-  ANNRT_CHECK(cellState == (std::vector<uint32_t>{batch, c.cells}),
-              "cell state {} is not [{}, {}]", toString(cellState), batch, c.cells);
+  ANNRT_CHECK(cellState == (std::vector<uint32_t>{batch, c.cells}), "cell state {} is not [{}, {}]",
+              toString(cellState), batch, c.cells);
   return c;
 }
 
-Result<Params> readParams(const ExecutionContext& context, uint32_t activation,
-                          uint32_t cellClip, uint32_t projClip) {
+Result<Params> readParams(const ExecutionContext& context, uint32_t activation, uint32_t cellClip,
+                          uint32_t projClip) {
   ANNRT_RETURN_IF_ERROR(recurrent::checkPresent(context, {activation, cellClip, projClip}));
   Params p;
   ANNRT_ASSIGN_OR_RETURN(p.activation,
@@ -306,9 +300,8 @@ State::State(const Config& config, const Weights& weights)
            weights.cellStateIn.data() + size_t{config.batch} * config.cells) {}
 
 void runSequence(const Config& config, const Weights& weights, const Params& params,
-                 const recurrent::SequenceLayout& layout, const float* input,
-                 const float* auxInput, bool forward, recurrent::SequenceOutput output,
-                 State& state, float* scratch) {
+                 const recurrent::SequenceLayout& layout, const float* input, const float* auxInput,
+                 bool forward, recurrent::SequenceOutput output, State& state, float* scratch) {
   const size_t size = size_t{config.batch} * config.cells;
   Gates gates(size);
   std::vector<float> stepInput(size_t{config.batch} * config.inputSize);

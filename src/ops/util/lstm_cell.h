@@ -57,8 +57,7 @@ struct Config {
 // `inputSize` (and an aux input of `auxInputSize` when `useAux`), as the
 // reference's CheckInputTensorDimensions does, plus the state inputs.
 Result<Config> checkTensors(const ExecutionContext& context, const TensorIndices& indices,
-                            uint32_t batch, uint32_t inputSize, bool useAux,
-                            uint32_t auxInputSize);
+                            uint32_t batch, uint32_t inputSize, bool useAux, uint32_t auxInputSize);
 
 struct Params {
   recurrent::Activation activation = recurrent::Activation::TANH;
@@ -67,8 +66,8 @@ struct Params {
 };
 
 // Reads and checks the activation and clipping scalars.
-Result<Params> readParams(const ExecutionContext& context, uint32_t activation,
-                          uint32_t cellClip, uint32_t projClip);
+Result<Params> readParams(const ExecutionContext& context, uint32_t activation, uint32_t cellClip,
+                          uint32_t projClip);
 
 // Float views of one direction's tensors.
 struct Weights {
@@ -89,8 +88,8 @@ struct State {
 // `state`. `scratch`, when not null, receives the last step's gate buffers
 // (batch * cells * (cifg ? 3 : 4) values).
 void runSequence(const Config& config, const Weights& weights, const Params& params,
-                 const recurrent::SequenceLayout& layout, const float* input,
-                 const float* auxInput, bool forward, recurrent::SequenceOutput output,
-                 State& state, float* scratch = nullptr);
+                 const recurrent::SequenceLayout& layout, const float* input, const float* auxInput,
+                 bool forward, recurrent::SequenceOutput output, State& state,
+                 float* scratch = nullptr);
 
 }  // namespace annrt::ops::lstm

@@ -37,8 +37,7 @@ int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m) {
   const int leftShift = m.shift > 0 ? m.shift : 0;
   const int rightShift = m.shift > 0 ? 0 : -m.shift;
   const auto shifted = static_cast<int32_t>(static_cast<int64_t>(x) * (1LL << leftShift));
-  return roundingDivideByPOT(saturatingRoundingDoublingHighMul(shifted, m.multiplier),
-                             rightShift);
+  return roundingDivideByPOT(saturatingRoundingDoublingHighMul(shifted, m.multiplier), rightShift);
 }
 
 Result<double> convolutionMultiplier(float inputScale, float filterScale, float biasScale,
@@ -46,8 +45,7 @@ Result<double> convolutionMultiplier(float inputScale, float filterScale, float 
   const double inputProductScale = static_cast<double>(inputScale) * filterScale;
   ANNRT_CHECK(std::abs(inputProductScale - biasScale) <=
                   1e-6 * std::min(inputProductScale, static_cast<double>(biasScale)),
-              "bias scale {} is not input scale * filter scale = {}", biasScale,
-              inputProductScale);
+              "bias scale {} is not input scale * filter scale = {}", biasScale, inputProductScale);
   ANNRT_CHECK(outputScale > 0, "output scale {} must be positive", outputScale);
   return inputProductScale / outputScale;
 }

@@ -37,8 +37,8 @@ Result<double> convolutionMultiplier(float inputScale, float filterScale, float 
 
 // [min, max] of a fused activation on a quantized output of type T.
 template <typename T>
-void activationRange(FusedActivation activation, float scale, int32_t zeroPoint,
-                     int32_t* outMin, int32_t* outMax) {
+void activationRange(FusedActivation activation, float scale, int32_t zeroPoint, int32_t* outMin,
+                     int32_t* outMax) {
   const int32_t qmin = std::numeric_limits<T>::min();
   const int32_t qmax = std::numeric_limits<T>::max();
   auto quantize = [&](float f) { return zeroPoint + static_cast<int32_t>(std::round(f / scale)); };
@@ -89,8 +89,8 @@ float dequantize(T value, float scale, int32_t zeroPoint) {
 
 template <typename T>
 T saturateCast(int32_t value) {
-  return static_cast<T>(std::clamp<int32_t>(value, std::numeric_limits<T>::min(),
-                                            std::numeric_limits<T>::max()));
+  return static_cast<T>(
+      std::clamp<int32_t>(value, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
 }
 
 }  // namespace annrt::ops

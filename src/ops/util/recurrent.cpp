@@ -12,8 +12,8 @@ Result<void> checkPattern(uint32_t count, const char* pattern, const char* what,
                           OperandType tensorType) {
   const OperandType scalarType =
       tensorType == OperandType::TENSOR_FLOAT16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
-  ANNRT_CHECK(count == std::strlen(pattern), "expected {} {}s, got {}", std::strlen(pattern),
-              what, count);
+  ANNRT_CHECK(count == std::strlen(pattern), "expected {} {}s, got {}", std::strlen(pattern), what,
+              count);
   for (uint32_t i = 0; i < count; ++i) {
     OperandType expected = OperandType::INT32;
     switch (pattern[i]) {
@@ -32,13 +32,15 @@ Result<void> checkPattern(uint32_t count, const char* pattern, const char* what,
 
 Result<Activation> toActivation(int32_t code, bool allowTanhSigmoid) {
   switch (code) {
-    case 0: case 1: case 2: case 3:
-      return static_cast<Activation>(code);
-    case 4: case 6:
+    case 0:
+    case 1:
+    case 2:
+    case 3: return static_cast<Activation>(code);
+    case 4:
+    case 6:
       if (allowTanhSigmoid) return static_cast<Activation>(code);
       break;
-    default:
-      break;
+    default: break;
   }
   return makeError(ErrorCode::BAD_DATA, "unsupported activation {}", code);
 }
@@ -58,8 +60,8 @@ float applyActivation(Activation activation, float value) {
 Result<void> validateFloatSignature(const ValidationContext& context, OperandType tensorType,
                                     const char* inputPattern, const char* outputPattern) {
   ANNRT_RETURN_IF_ERROR(checkPattern(
-      context.inputCount(), inputPattern, "input",
-      [&](uint32_t i) { return context.inputType(i); }, tensorType));
+      context.inputCount(), inputPattern, "input", [&](uint32_t i) { return context.inputType(i); },
+      tensorType));
   return checkPattern(
       context.outputCount(), outputPattern, "output",
       [&](uint32_t i) { return context.outputType(i); }, tensorType);
@@ -120,8 +122,7 @@ Result<void> checkDims(const ExecutionContext& context, uint32_t index,
   return {};
 }
 
-Result<void> setOutputDims(ExecutionContext& context, uint32_t index,
-                           std::vector<uint32_t> dims) {
+Result<void> setOutputDims(ExecutionContext& context, uint32_t index, std::vector<uint32_t> dims) {
   Shape shape = context.outputShape(index);
   shape.dims = std::move(dims);
   return context.setOutputShape(index, shape);

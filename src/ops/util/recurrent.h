@@ -23,7 +23,9 @@ enum class Activation : int32_t { NONE = 0, RELU = 1, RELU1 = 2, RELU6 = 3, TANH
 
 Result<Activation> toActivation(int32_t code, bool allowTanhSigmoid);
 float applyActivation(Activation activation, float value);
-inline float sigmoid(float value) { return 1.0f / (1.0f + std::exp(-value)); }
+inline float sigmoid(float value) {
+  return 1.0f / (1.0f + std::exp(-value));
+}
 
 // Checks operand types against a pattern, one character per operand:
 // 'T' the float tensor type, 'F' the float scalar type that goes with it
@@ -55,14 +57,12 @@ float floatScalar(const ExecutionContext& context, uint32_t index);
 void storeFloatOutput(ExecutionContext& context, uint32_t index, const float* values);
 
 // Required inputs must have values.
-Result<void> checkPresent(const ExecutionContext& context,
-                          std::initializer_list<uint32_t> indices);
+Result<void> checkPresent(const ExecutionContext& context, std::initializer_list<uint32_t> indices);
 // `index` is present with exactly `dims`.
 Result<void> checkDims(const ExecutionContext& context, uint32_t index,
                        std::initializer_list<uint32_t> dims, const char* what);
 // Sets output `index` to `dims` (type and quantization as declared).
-Result<void> setOutputDims(ExecutionContext& context, uint32_t index,
-                           std::vector<uint32_t> dims);
+Result<void> setOutputDims(ExecutionContext& context, uint32_t index, std::vector<uint32_t> dims);
 
 // Where the row of time step t, batch b lives in a [time, batch, ...] or
 // [batch, time, ...] tensor.

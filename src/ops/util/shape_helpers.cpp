@@ -38,8 +38,8 @@ bool nextCoordinate(const std::vector<uint32_t>& dims, std::vector<uint32_t>& co
   return false;
 }
 
-Result<Padding> implicitPadding(int32_t scheme, uint32_t inSize, uint32_t stride,
-                                uint32_t dilation, uint32_t filterSize) {
+Result<Padding> implicitPadding(int32_t scheme, uint32_t inSize, uint32_t stride, uint32_t dilation,
+                                uint32_t filterSize) {
   ANNRT_CHECK(scheme == 1 || scheme == 2, "padding scheme {} is neither SAME (1) nor VALID (2)",
               scheme);
   ANNRT_CHECK(stride > 0 && dilation > 0, "stride {} and dilation {} must be positive", stride,

@@ -32,8 +32,8 @@ struct Padding {
 };
 
 // Explicit padding for an implicit padding scheme (NNAPI PaddingCode).
-Result<Padding> implicitPadding(int32_t scheme, uint32_t inSize, uint32_t stride,
-                                uint32_t dilation, uint32_t filterSize);
+Result<Padding> implicitPadding(int32_t scheme, uint32_t inSize, uint32_t stride, uint32_t dilation,
+                                uint32_t filterSize);
 // Output size of a convolution or pooling window; error when the window
 // does not fit.
 Result<uint32_t> windowOutputSize(uint32_t inSize, uint32_t filterSize, uint32_t stride,

@@ -53,8 +53,8 @@ Result<void> validateTypeIn(OperandType type, std::initializer_list<OperandType>
 }
 
 Result<void> validateRankAtMost(const Shape& shape, uint32_t maxRank, const char* what) {
-  ANNRT_CHECK(rank(shape) <= maxRank, "{} has rank {}, at most {} is supported", what,
-              rank(shape), maxRank);
+  ANNRT_CHECK(rank(shape) <= maxRank, "{} has rank {}, at most {} is supported", what, rank(shape),
+              maxRank);
   return {};
 }
 

@@ -26,7 +26,7 @@ Result<void> validateRankAtMost(const Shape& shape, uint32_t maxRank, const char
 // Rank is `expected` when known.
 Result<void> validateRank(const Shape& shape, uint32_t expected, const char* what);
 // For a quantized input: the output keeps its type; a float op keeps the float type.
-bool isFloatTensor(OperandType type);  // TENSOR_FLOAT32 or TENSOR_FLOAT16
+bool isFloatTensor(OperandType type);   // TENSOR_FLOAT32 or TENSOR_FLOAT16
 bool isQuant8Tensor(OperandType type);  // TENSOR_QUANT8_ASYMM or _ASYMM_SIGNED
 
 }  // namespace annrt::ops
