@@ -13,24 +13,16 @@
 namespace annrt::test {
 namespace {
 
-constexpr const char* kCpu = "annrt-cpu";
-constexpr const char* kReference = "nnapi-reference";
-
-size_t count(const std::vector<uint32_t>& dims) {
-  size_t n = 1;
-  for (uint32_t d : dims) n *= d;
-  return n;
-}
-
 // Runs `graph` on both devices with random inputs and compares.
 void expectSameAsReference(const TestGraph& graph,
                            const std::vector<std::vector<uint32_t>>& inputDims,
                            const std::vector<uint32_t>& outputDims, uint32_t seed = 1) {
   for (bool claimed : graph.supportedBy(kCpu)) EXPECT_TRUE(claimed);
   std::vector<std::vector<float>> inputs;
-  for (const auto& dims : inputDims) inputs.push_back(randomValues(count(dims), seed++, -2, 2));
-  const auto expected = graph.run(kReference, inputs, {count(outputDims)});
-  const auto actual = graph.run(kCpu, inputs, {count(outputDims)});
+  for (const auto& dims : inputDims)
+    inputs.push_back(randomValues(elementCount(dims), seed++, -2, 2));
+  const auto expected = graph.run(kReference, inputs, {elementCount(outputDims)});
+  const auto actual = graph.run(kCpu, inputs, {elementCount(outputDims)});
   ASSERT_EQ(expected.size(), 1u);
   ASSERT_EQ(actual.size(), 1u);
   ASSERT_EQ(actual[0].size(), expected[0].size());

@@ -23,15 +23,6 @@
 namespace annrt::test {
 namespace {
 
-constexpr const char* kCpu = "annrt-cpu";
-constexpr const char* kReference = "nnapi-reference";
-
-size_t count(const std::vector<uint32_t>& dims) {
-  size_t n = 1;
-  for (uint32_t d : dims) n *= d;
-  return n;
-}
-
 struct Tensor {
   std::vector<uint32_t> dims;
   TensorType type;
@@ -43,8 +34,8 @@ bool isQuant8(int32_t type) {
 }
 
 std::vector<uint8_t> randomInput(const Tensor& tensor, uint32_t seed) {
-  if (isQuant8(tensor.type.type)) return randomBytes(count(tensor.dims), seed);
-  return toBytes(randomValues(count(tensor.dims), seed, -3.0f, 3.0f));
+  if (isQuant8(tensor.type.type)) return randomBytes(elementCount(tensor.dims), seed);
+  return toBytes(randomValues(elementCount(tensor.dims), seed, -3.0f, 3.0f));
 }
 
 // Runs `graph` on both devices with random inputs and compares output 0.
@@ -57,12 +48,12 @@ void expectSameAsReference(const TestGraph& graph, const std::vector<Tensor>& in
   for (size_t i = 0; i < claimed.size(); ++i) EXPECT_TRUE(claimed[i]) << "operation " << i;
   std::vector<std::vector<uint8_t>> data;
   for (const Tensor& input : inputs) data.push_back(randomInput(input, seed++));
-  const size_t bytes = count(output.dims) * elementSize(output.type.type);
+  const size_t bytes = elementCount(output.dims) * elementSize(output.type.type);
   const auto expected = graph.runBytes(kReference, data, {bytes});
   const auto actual = graph.runBytes(kCpu, data, {bytes});
   ASSERT_EQ(expected.size(), 1u);
   ASSERT_EQ(actual.size(), 1u);
-  const size_t n = count(output.dims);
+  const size_t n = elementCount(output.dims);
   if (isQuant8(output.type.type)) {
     const bool isSigned = output.type.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
     size_t differing = 0;
@@ -96,9 +87,10 @@ float productScale(float inputScale, float filterScale, uint32_t depth) {
 uint32_t quantFilter(TestGraph& g, bool isSigned, const std::vector<uint32_t>& dims, float scale,
                      uint32_t seed) {
   if (isSigned) {
-    return g.constant(dims, quant8(true, scale, 128), toBytes(randomInt8(count(dims), seed)));
+    return g.constant(dims, quant8(true, scale, 128),
+                      toBytes(randomInt8(elementCount(dims), seed)));
   }
-  return g.constant(dims, quant8(false, scale, 120), randomBytes(count(dims), seed));
+  return g.constant(dims, quant8(false, scale, 120), randomBytes(elementCount(dims), seed));
 }
 
 std::vector<float> channelScales(uint32_t channels, float base) {

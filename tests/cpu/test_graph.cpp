@@ -7,6 +7,12 @@
 
 namespace annrt::test {
 
+size_t elementCount(const std::vector<uint32_t>& dims) {
+  size_t n = 1;
+  for (uint32_t d : dims) n *= d;
+  return n;
+}
+
 const ANeuralNetworksDevice* findDevice(const std::string& name) {
   uint32_t count = 0;
   ANeuralNetworks_getDeviceCount(&count);

@@ -81,7 +81,11 @@ class TestGraph {
   std::deque<std::vector<uint8_t>> byteStorage_;
 };
 
+inline constexpr const char* kCpu = "annrt-cpu";
+inline constexpr const char* kReference = "nnapi-reference";
+
 const ANeuralNetworksDevice* findDevice(const std::string& name);
+size_t elementCount(const std::vector<uint32_t>& dims);
 std::vector<float> randomValues(size_t count, uint32_t seed, float low = -1.0f, float high = 1.0f);
 // Uniformly random raw bytes of a quant8 type (the full 0..255 range).
 std::vector<uint8_t> randomBytes(size_t count, uint32_t seed);

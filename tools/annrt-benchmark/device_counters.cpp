@@ -4,10 +4,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "text_file.h"
 #include "tool_result.h"
 
 namespace annrt::tools {
@@ -49,11 +48,8 @@ Result<std::vector<DeviceCounters>> parseDeviceCounters(std::string_view json) {
 }
 
 Result<std::vector<DeviceCounters>> readDeviceCounters(const std::string& path) {
-  std::ifstream file(path);
-  ANNRT_CHECK(file.good(), "cannot open device counters {}", path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return parseDeviceCounters(text.str());
+  ANNRT_ASSIGN_OR_RETURN(std::string text, readTextFile(path, "device counters"));
+  return parseDeviceCounters(text);
 }
 
 std::vector<std::string> deviceCounterLines(const std::vector<DeviceCounters>& counters) {

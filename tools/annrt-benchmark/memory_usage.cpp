@@ -4,9 +4,9 @@
 #include "memory_usage.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "text_file.h"
 
 namespace annrt::tools {
 namespace {
@@ -37,11 +37,8 @@ ProcessMemory parseProcStatus(std::string_view text) {
 }
 
 ProcessMemory readProcessMemory() {
-  std::ifstream file("/proc/self/status");
-  if (!file) return {};
-  std::stringstream text;
-  text << file.rdbuf();
-  return parseProcStatus(text.str());
+  Result<std::string> text = readTextFile("/proc/self/status", "process status");
+  return text.ok() ? parseProcStatus(*text) : ProcessMemory{};
 }
 
 }  // namespace annrt::tools

@@ -3,10 +3,9 @@
 
 #include "op_profile.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "text_file.h"
 #include "tool_result.h"
 
 namespace annrt::tools {
@@ -65,11 +64,8 @@ Result<std::vector<CompilationProfile>> parseProfileJson(std::string_view text) 
 }
 
 Result<std::vector<CompilationProfile>> readProfileFile(const std::string& path) {
-  std::ifstream file(path);
-  ANNRT_CHECK(file.good(), "cannot open profile {}", path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return parseProfileJson(text.str());
+  ANNRT_ASSIGN_OR_RETURN(std::string text, readTextFile(path, "profile"));
+  return parseProfileJson(text);
 }
 
 const CompilationProfile* findCompilation(const std::vector<CompilationProfile>& profiles,
