@@ -14,7 +14,7 @@
 
 #include "common/device.h"
 #include "runtime/partitioner.h"
-#include "runtime/submodel.h"
+#include "common/submodel.h"
 #include "runtime/telemetry.h"
 
 namespace annrt::runtime {

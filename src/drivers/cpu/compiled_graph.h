@@ -31,6 +31,8 @@ class CompiledGraph {
   CompiledGraph& operator=(const CompiledGraph&) = delete;
 
   const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& sharedModel() const { return model_; }
+  const ThreadPool& pool() const { return pool_; }
   // Staging buffer of input i (padded for XNNPACK's over-reads).
   void* inputBuffer(size_t i) { return inputs_[i].get(); }
   // Runs with the staged inputs, writing outputs[i] (each large enough). Not

@@ -45,6 +45,19 @@ Result<std::vector<void*>> CpuPreparedModel::outputBuffers(const Request& reques
   return buffers;
 }
 
+Result<void> CpuPreparedModel::runProfiled(const std::vector<void*>& outputs,
+                                           std::vector<uint64_t>& operationNs) {
+  if (profiler_ == nullptr) {
+    ANNRT_ASSIGN_OR_RETURN(profiler_,
+                           OperationProfiler::create(graph_->sharedModel(), graph_->pool()));
+  }
+  std::vector<const void*> inputs;
+  for (size_t i = 0; i < graph_->model().main.inputIndexes.size(); ++i) {
+    inputs.push_back(graph_->inputBuffer(i));
+  }
+  return profiler_->run(inputs, outputs, operationNs);
+}
+
 ExecutionOutcome CpuPreparedModel::execute(const Request& request,
                                            const ExecutionOptions& options) {
   const auto start = Clock::now();
@@ -58,7 +71,9 @@ ExecutionOutcome CpuPreparedModel::execute(const Request& request,
   Result<std::vector<void*>> outputs = outputBuffers(request, outcome);
   if (!outputs.ok()) return fail(outputs.error());
   if (Result<void> staged = stageInputs(request); !staged.ok()) return fail(staged.error());
-  if (Result<void> ran = graph_->run(*outputs); !ran.ok()) return fail(ran.error());
+  Result<void> ran = options.profileOperations ? runProfiled(*outputs, outcome.operationNs)
+                                               : graph_->run(*outputs);
+  if (!ran.ok()) return fail(ran.error());
   if (options.measureTiming) {
     const uint64_t ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();

@@ -10,6 +10,7 @@
 
 #include "common/device.h"
 #include "drivers/cpu/compiled_graph.h"
+#include "drivers/cpu/operation_profiler.h"
 
 namespace annrt::cpu {
 
@@ -21,9 +22,11 @@ class CpuPreparedModel final : public PreparedModel {
  private:
   Result<void> stageInputs(const Request& request);
   Result<std::vector<void*>> outputBuffers(const Request& request, ExecutionOutcome& outcome);
+  Result<void> runProfiled(const std::vector<void*>& outputs, std::vector<uint64_t>& operationNs);
 
   std::mutex mutex_;  // one XNNPACK runtime: executions take turns
   std::unique_ptr<CompiledGraph> graph_;
+  std::unique_ptr<OperationProfiler> profiler_;  // built by the first profiled execution
 };
 
 }  // namespace annrt::cpu

@@ -1,10 +1,10 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
-#include "runtime/submodel.h"
+#include "common/submodel.h"
 
 #include <unordered_map>
 
-namespace annrt::runtime {
+namespace annrt {
 namespace {
 
 class SubmodelBuilder {
@@ -84,4 +84,4 @@ Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operat
   return SubmodelBuilder(model, readOutside).build(operations);
 }
 
-}  // namespace annrt::runtime
+}  // namespace annrt

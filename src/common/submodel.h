@@ -11,7 +11,7 @@
 
 #include "common/model.h"
 
-namespace annrt::runtime {
+namespace annrt {
 
 struct Submodel {
   std::shared_ptr<const Model> model;
@@ -27,4 +27,4 @@ struct Submodel {
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
                          const std::vector<bool>& readOutside);
 
-}  // namespace annrt::runtime
+}  // namespace annrt

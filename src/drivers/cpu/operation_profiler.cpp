@@ -1,0 +1,82 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/operation_profiler.h"
+
+#include <cstring>
+
+#include "common/device.h"
+
+namespace annrt::cpu {
+
+Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(
+    std::shared_ptr<const Model> model, const ThreadPool& pool) {
+  std::unique_ptr<OperationProfiler> profiler(new OperationProfiler());
+  const Subgraph& main = model->main;
+  // Every output of an operation is a stage output: the next stages read it.
+  const std::vector<bool> readOutside(main.operands.size(), true);
+  for (uint32_t i = 0; i < main.operations.size(); ++i) {
+    Submodel submodel = extractSubmodel(*model, {i}, readOutside);
+    Result<std::unique_ptr<CompiledGraph>> graph = CompiledGraph::compile(submodel.model, pool);
+    if (!graph.ok()) {
+      return makeError(graph.error().code, "operation {} ({}) cannot run on its own: {}", i,
+                       operationTypeName(main.operations[i].type), graph.error().message);
+    }
+    for (uint32_t operand : submodel.outputs) {
+      profiler->intermediates_.emplace(
+          operand, std::make_unique<uint8_t[]>(byteSize(main.operands[operand].shape)));
+    }
+    profiler->stages_.push_back({std::move(submodel), std::move(*graph)});
+  }
+  for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
+    profiler->inputPosition_[main.inputIndexes[i]] = i;
+  }
+  for (size_t i = 0; i < main.outputIndexes.size(); ++i) {
+    profiler->outputPosition_[main.outputIndexes[i]] = i;
+  }
+  profiler->model_ = std::move(model);
+  return profiler;
+}
+
+const void* OperationProfiler::source(uint32_t operand, const std::vector<const void*>& inputs,
+                                      const std::vector<void*>& outputs) const {
+  if (auto input = inputPosition_.find(operand); input != inputPosition_.end()) {
+    return inputs[input->second];
+  }
+  if (auto output = outputPosition_.find(operand); output != outputPosition_.end()) {
+    return outputs[output->second];
+  }
+  return intermediates_.at(operand).get();
+}
+
+void* OperationProfiler::destination(uint32_t operand, const std::vector<void*>& outputs) {
+  if (auto output = outputPosition_.find(operand); output != outputPosition_.end()) {
+    return outputs[output->second];
+  }
+  return intermediates_.at(operand).get();
+}
+
+Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
+                                    const std::vector<void*>& outputs,
+                                    std::vector<uint64_t>& operationNs) {
+  const Subgraph& main = model_->main;
+  operationNs.assign(stages_.size(), 0);
+  for (size_t i = 0; i < stages_.size(); ++i) {
+    Stage& stage = stages_[i];
+    for (size_t j = 0; j < stage.submodel.inputs.size(); ++j) {
+      const uint32_t operand = stage.submodel.inputs[j];
+      std::memcpy(stage.graph->inputBuffer(j), source(operand, inputs, outputs),
+                  byteSize(main.operands[operand].shape));
+    }
+    std::vector<void*> stageOutputs;
+    for (uint32_t operand : stage.submodel.outputs) {
+      stageOutputs.push_back(destination(operand, outputs));
+    }
+    const auto start = Clock::now();
+    ANNRT_RETURN_IF_ERROR(stage.graph->run(stageOutputs));
+    operationNs[i] = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+  }
+  return {};
+}
+
+}  // namespace annrt::cpu

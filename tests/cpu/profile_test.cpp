@@ -1,0 +1,92 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Per-operation profiling on annrt-cpu: a profiled execution runs each
+// operation on its own and must still give the reference's results, with a
+// time for every operation in the ANNRT_PROFILE report.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_graph.h"
+
+namespace annrt::test {
+namespace {
+
+std::string profilePath() {
+  return testing::TempDir() + "/annrt_cpu_profile.json";
+}
+
+// Must run before the runtime's device registry is built (first NNAPI call).
+const bool kEnvironmentReady = [] {
+  setenv("ANNRT_PROFILE", profilePath().c_str(), 1);
+  return true;
+}();
+
+// The operations of the last compilation freed that ran on annrt-cpu.
+std::vector<nlohmann::json> cpuOperations() {
+  std::ifstream in(profilePath());
+  const nlohmann::json profile = nlohmann::json::parse(in, nullptr, false);
+  std::vector<nlohmann::json> operations;
+  if (profile.is_discarded()) return operations;
+  for (const auto& compilation : profile["compilations"]) {
+    if (compilation["steps"].size() != 1 || compilation["steps"][0]["device"] != kCpu) continue;
+    operations.assign(compilation["operations"].begin(), compilation["operations"].end());
+  }
+  return operations;
+}
+
+// conv -> depthwise -> ADD(conv, depthwise) -> LOGISTIC: the conv output is
+// read twice, and the ADD result is both a model output and read by a later
+// operation.
+TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
+  ASSERT_TRUE(kEnvironmentReady);
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 9, 9, 4});
+  const uint32_t conv = g.tensor({1, 9, 9, 8});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, g.constant({8, 3, 3, 4}, randomValues(8 * 36, 31)),
+               g.constant({8}, randomValues(8, 32)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
+              {conv});
+  const uint32_t depthwise = g.tensor({1, 9, 9, 8});
+  g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+              {conv, g.constant({1, 3, 3, 8}, randomValues(72, 33)),
+               g.constant({8}, randomValues(8, 34)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {depthwise});
+  const uint32_t sum = g.tensor({1, 9, 9, 8});
+  g.operation(ANEURALNETWORKS_ADD, {conv, depthwise, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+  const uint32_t probabilities = g.tensor({1, 9, 9, 8});
+  g.operation(ANEURALNETWORKS_LOGISTIC, {sum}, {probabilities});
+  g.finish({in}, {sum, probabilities});
+
+  const size_t count = elementCount({1, 9, 9, 8});
+  const std::vector<std::vector<float>> inputs = {randomValues(elementCount({1, 9, 9, 4}), 35)};
+  const auto expected = g.run(kReference, inputs, {count, count});
+  const auto actual = g.run(kCpu, inputs, {count, count});
+  ASSERT_EQ(expected.size(), 2u);
+  ASSERT_EQ(actual.size(), 2u);
+  for (size_t output = 0; output < 2; ++output) {
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_NEAR(actual[output][i], expected[output][i],
+                  1e-4f + 1e-4f * std::fabs(expected[output][i]))
+          << "output " << output << " element " << i;
+    }
+  }
+
+  const std::vector<nlohmann::json> operations = cpuOperations();
+  ASSERT_EQ(operations.size(), 4u) << "no annrt-cpu compilation in " << profilePath();
+  const char* types[] = {"CONV_2D", "DEPTHWISE_CONV_2D", "ADD", "LOGISTIC"};
+  for (size_t i = 0; i < operations.size(); ++i) {
+    EXPECT_EQ(operations[i]["type"], types[i]);
+    EXPECT_EQ(operations[i]["count"], 1);
+    EXPECT_GT(operations[i]["total_ns"].get<uint64_t>(), 0u) << types[i] << " was not timed";
+  }
+}
+
+}  // namespace
+}  // namespace annrt::test
