@@ -41,10 +41,13 @@ std::vector<std::string> memoryLines(const ProcessMemory& start, const ProcessMe
       "Note: as the benchmark tool itself affects memory footprint, the following is only "
       "APPROXIMATE to the actual memory footprint of the model at runtime. Take the information "
       "at your discretion.");
+  // Deltas of the resident high-water mark, as benchmark_model computes them
+  // from getrusage's ru_maxrss: transient allocations count, not only what is
+  // still resident at the end.
   std::ostringstream delta;
   delta << "Memory footprint delta from the start of the tool (MB): init="
-        << static_cast<double>(afterInit.rssKb - start.rssKb) / 1024.0
-        << " overall=" << static_cast<double>(end.rssKb - start.rssKb) / 1024.0;
+        << static_cast<double>(afterInit.peakKb - start.peakKb) / 1024.0
+        << " overall=" << static_cast<double>(end.peakKb - start.peakKb) / 1024.0;
   lines.push_back(delta.str());
   std::ostringstream peak;
   peak << "Overall peak memory footprint (MB) via periodic monitoring: "

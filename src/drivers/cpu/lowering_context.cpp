@@ -211,6 +211,16 @@ uint32_t LoweringContext::externalValueCount() const {
   return static_cast<uint32_t>(model_.main.inputIndexes.size() + model_.main.outputIndexes.size());
 }
 
+const void* LoweringContext::packedSource(const uint8_t* data, size_t bytes) {
+  // Filters and biases are read only while XNNPACK packs them, when the
+  // runtime is created, and exactly (no over-read): the model's own bytes
+  // serve, which the compiled graph keeps alive, and a copy of every weight
+  // would cost its size in memory and page faults. Misaligned data (small
+  // values packed by the model builder) is copied so the loads are aligned.
+  if (reinterpret_cast<uintptr_t>(data) % alignof(float) == 0) return data;
+  return ownedCopy(data, bytes);
+}
+
 const void* LoweringContext::ownedCopy(const void* data, size_t bytes) {
   // XNNPACK's kernels may read XNN_EXTRA_BYTES past static data.
   const size_t size = bytes + XNN_EXTRA_BYTES;
@@ -295,24 +305,28 @@ Result<uint32_t> LoweringContext::value(uint32_t operandIndex) {
 
 Result<uint32_t> LoweringContext::filterValue(const Operation& op, uint32_t i) {
   const Shape& shape = input(op, i).shape;
-  if (shape.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) return inputValue(op, i);
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
-  ANNRT_CPU_REQUIRE(shape.channelQuant.has_value(), "input {} has no channel scales", i);
   const uint8_t* bytes = model_.constantData(input(op, i));
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
+  if (shape.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    ANNRT_RETURN_IF_ERROR(checkTensor(op.inputs[i]));
+    return defineTensor(activationDatatype(shape.type), quantizationOf(shape), shape.dims,
+                        packedSource(bytes, byteSize(shape)), XNN_INVALID_VALUE_ID, 0);
+  }
+  ANNRT_CPU_REQUIRE(shape.channelQuant.has_value(), "input {} has no channel scales", i);
   return defineChannelwise(xnn_datatype_qcint8, shape.channelQuant->scales,
                            shape.channelQuant->channelDim, shape.dims,
-                           ownedCopy(bytes, byteSize(shape)));
+                           packedSource(bytes, byteSize(shape)));
 }
 
 Result<uint32_t> LoweringContext::biasValue(const Operation& op, uint32_t i, uint32_t inputIndex,
                                             uint32_t filterIndex) {
   const Shape& bias = input(op, i).shape;
-  if (bias.type != OperandType::TENSOR_INT32) return inputValue(op, i);
+  if (bias.type != OperandType::TENSOR_INT32) return filterValue(op, i);
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
   const uint8_t* bytes = model_.constantData(input(op, i));
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
-  const void* data = ownedCopy(bytes, byteSize(bias));
+  const void* data = packedSource(bytes, byteSize(bias));
   const float inputScale = input(op, inputIndex).shape.scale;
   const Shape& filter = input(op, filterIndex).shape;
   if (filter.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {

@@ -99,6 +99,8 @@ class LoweringContext {
   // A constant filter (float32, quant8 or per-channel int8) and its int32 or
   // float32 bias, whose per-channel scales follow from the input's and the
   // filter's (NNAPI fixes the bias scale to input_scale * filter_scale).
+  // Only for nodes that pack them when the runtime is created: they are
+  // defined on the model's bytes, without XNN_EXTRA_BYTES of padding.
   Result<uint32_t> filterValue(const Operation& op, uint32_t i);
   Result<uint32_t> biasValue(const Operation& op, uint32_t i, uint32_t inputIndex,
                              uint32_t filterIndex);
@@ -155,6 +157,7 @@ class LoweringContext {
                                      uint32_t channelDim, const std::vector<uint32_t>& dims,
                                      const void* data);
   const void* ownedCopy(const void* data, size_t bytes);
+  const void* packedSource(const uint8_t* data, size_t bytes);
 
   const Model& model_;
   xnn_subgraph_t subgraph_;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Copyright 2026 The annrt Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# annrt-cpu on every default model at 1 and 2 threads, nnapi-reference beside
+# it, and memory, as one markdown table. Each model's runs follow each other,
+# so the ratios compare runs minutes apart on the same machine state.
+#
+# usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
+# Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build}"
+runs="${2:-100}"
+reference_runs="${REFERENCE_RUNS:-5}"
+benchmark="$build/tools/annrt-benchmark/annrt-benchmark"
+[ -x "$benchmark" ] || { echo "model_table: $benchmark is not built" >&2; exit 1; }
+
+# run MODEL DEVICE THREADS RUNS -> "avg_ms init_ms first_ms overall_mb peak_mb"
+run() {
+  local out
+  out="$("$benchmark" --graph="$root/models/$1.tflite" --use_nnapi=true \
+    --nnapi_accelerator_name="$2" --num_threads="$3" --num_runs="$4" --min_secs=0 2>&1)" || {
+    echo "model_table: annrt-benchmark failed on $1 ($2, $3 threads):" >&2
+    echo "$out" | tail -5 >&2
+    exit 1
+  }
+  echo "$out" | awk '
+    /Inference timings in us/ {
+      for (i = 1; i <= NF; ++i) {
+        if ($i == "Init:") init = $(i + 1) / 1000
+        if ($i == "First") first = $(i + 2) / 1000
+        if ($i == "Inference" && $(i + 1) == "(avg):") avg = $(i + 2) / 1000
+      }
+    }
+    /Memory footprint delta/ { split($0, a, "overall="); overall = a[2] + 0 }
+    /Overall peak memory footprint/ { peak = $NF + 0 }
+    END { printf "%.3f %.1f %.1f %.1f %.1f", avg, init, first, overall, peak }'
+}
+
+echo "| model | annrt-cpu 1 thr (ms) | 2 thr (ms) | nnapi-reference (ms) | TFLite 1 / 2 thr (ms, issue) | ratio 1 / 2 thr | init + first, 1 thr (ms) | memory overall / peak, 1 thr (MB) | TFLite memory (MB, issue) |"
+echo "|---|---|---|---|---|---|---|---|---|"
+while read -r model tflite1 tflite2 tflite_mem; do
+  case "$model" in ''|'#'*|model) continue ;; esac
+  [ -f "$root/models/$model.tflite" ] || { echo "model_table: models/$model.tflite missing (scripts/fetch-models.sh)" >&2; exit 1; }
+  read -r avg1 init1 first1 overall1 peak1 <<<"$(run "$model" annrt-cpu 1 "$runs")"
+  read -r avg2 _ _ _ _ <<<"$(run "$model" annrt-cpu 2 "$runs")"
+  reference="-"
+  if [ "$reference_runs" -gt 0 ]; then
+    read -r reference _ _ _ _ <<<"$(run "$model" nnapi-reference 1 "$reference_runs")"
+  fi
+  ratio1="$(awk -v a="$avg1" -v t="$tflite1" 'BEGIN { printf "%.2f", a / t }')"
+  ratio2="$(awk -v a="$avg2" -v t="$tflite2" 'BEGIN { printf "%.2f", a / t }')"
+  startup="$(awk -v i="$init1" -v f="$first1" 'BEGIN { printf "%.0f + %.0f", i, f }')"
+  echo "| $model | $avg1 | $avg2 | $reference | $tflite1 / $tflite2 | $ratio1 / $ratio2 | $startup | $overall1 / $peak1 | $tflite_mem |"
+done <"$root/bench/tflite_figures.tsv"
