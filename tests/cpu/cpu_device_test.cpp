@@ -5,8 +5,11 @@
 // with odd shapes, both padding forms and every fused activation. Each model
 // must be claimed whole by annrt-cpu and give the reference's results.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "test_graph.h"
 
@@ -200,6 +203,49 @@ TEST(CpuDeviceTest, DoesNotClaimNchwOrNonConstantFilters) {
   g.finish({in, nhwc, filter}, {out1, out2});
   EXPECT_EQ(g.supportedBy(kCpu), (std::vector<bool>{false, false}));
   EXPECT_EQ(g.supportedBy(kReference), (std::vector<bool>{true, true}));
+}
+
+// annrt-cpu reads inputs in place unless XNNPACK's over-read past their end
+// could leave the page; then it copies them. An input ending right before an
+// inaccessible page must take the copy (else this faults), one in the middle
+// of a page is read in place; both must give the reference's results.
+TEST(CpuDeviceTest, InputsEndingAtAPageBoundaryAreNotOverRead) {
+  TestGraph g;
+  const std::vector<uint32_t> dims = {1, 5, 5, 3};
+  const uint32_t in = g.tensor(dims);
+  const uint32_t out = g.tensor({1, 5, 5, 4});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, g.constant({4, 3, 3, 3}, randomValues(4 * 27, 41)),
+               g.constant({4}, randomValues(4, 42)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {out});
+  g.finish({in}, {out});
+  const std::vector<uint8_t> input = toBytes(randomValues(elementCount(dims), 43));
+  const size_t outputBytes = elementCount({1, 5, 5, 4}) * sizeof(float);
+  const auto expected = g.runBytes(kReference, {input}, {outputBytes});
+  ASSERT_EQ(expected.size(), 1u);
+
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* mapping =
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  auto* pages = static_cast<uint8_t*>(mapping);
+  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
+  for (size_t offset : {page - input.size(), (page - input.size()) / 2}) {
+    std::memcpy(pages + offset, input.data(), input.size());
+    const auto actual =
+        g.runInPlace(kCpu, {std::span<const uint8_t>(pages + offset, input.size())}, {outputBytes});
+    ASSERT_EQ(actual.size(), 1u) << "input at page offset " << offset;
+    ASSERT_EQ(actual[0].size(), expected[0].size());
+    for (size_t i = 0; i < expected[0].size(); i += sizeof(float)) {
+      float want = 0.0f;
+      float got = 0.0f;
+      std::memcpy(&want, expected[0].data() + i, sizeof(float));
+      std::memcpy(&got, actual[0].data() + i, sizeof(float));
+      ASSERT_NEAR(got, want, 1e-4f + 1e-4f * std::fabs(want)) << "input at page offset " << offset;
+    }
+  }
+  munmap(mapping, 2 * page);
 }
 
 }  // namespace

@@ -168,6 +168,13 @@ std::vector<bool> TestGraph::supportedBy(const std::string& name) const {
 std::vector<std::vector<uint8_t>> TestGraph::runBytes(
     const std::string& name, const std::vector<std::vector<uint8_t>>& inputs,
     const std::vector<size_t>& outputBytes) const {
+  std::vector<std::span<const uint8_t>> views(inputs.begin(), inputs.end());
+  return runInPlace(name, views, outputBytes);
+}
+
+std::vector<std::vector<uint8_t>> TestGraph::runInPlace(
+    const std::string& name, const std::vector<std::span<const uint8_t>>& inputs,
+    const std::vector<size_t>& outputBytes) const {
   const ANeuralNetworksDevice* device = findDevice(name);
   if (device == nullptr) return {};
   ANeuralNetworksCompilation* compilation = nullptr;

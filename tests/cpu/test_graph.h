@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ class TestGraph {
   std::vector<std::vector<uint8_t>> runBytes(const std::string& device,
                                              const std::vector<std::vector<uint8_t>>& inputs,
                                              const std::vector<size_t>& outputBytes) const;
+  // The same reading each input where it lies (for tests of buffer placement).
+  std::vector<std::vector<uint8_t>> runInPlace(const std::string& device,
+                                               const std::vector<std::span<const uint8_t>>& inputs,
+                                               const std::vector<size_t>& outputBytes) const;
 
  private:
   uint32_t add(const ANeuralNetworksOperandType& type, const void* data, size_t length);

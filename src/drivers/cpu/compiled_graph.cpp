@@ -2,6 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/compiled_graph.h"
 
+#include <unistd.h>
+
+#include <cstring>
+#include <new>
+
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -69,11 +74,11 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
     ANNRT_CPU_REQUIRE(context.hasValue(index), "model output {} is not computed", index);
   }
   // Inputs no node reads (parameters the lowerings resolved otherwise) are
-  // staged but not handed to XNNPACK.
+  // not handed to XNNPACK.
   for (uint32_t i = 0; i < main.inputIndexes.size(); ++i) {
-    const size_t bytes = byteSize(main.operands[main.inputIndexes[i]].shape);
-    inputs_.push_back(std::make_unique<uint8_t[]>(bytes + XNN_EXTRA_BYTES));
-    if (context.hasValue(main.inputIndexes[i])) externals_.push_back({i, inputs_.back().get()});
+    if (!context.hasValue(main.inputIndexes[i])) continue;
+    inputs_.push_back({i, byteSize(main.operands[main.inputIndexes[i]].shape), nullptr});
+    externals_.push_back({i, nullptr});
   }
   for (uint32_t i = 0; i < main.outputIndexes.size(); ++i) {
     externals_.push_back({static_cast<uint32_t>(main.inputIndexes.size()) + i, nullptr});
@@ -81,7 +86,33 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
   return {};
 }
 
-Result<void> CompiledGraph::run(const std::vector<void*>& outputs) {
+Result<void*> CompiledGraph::readableInput(size_t slot, const void* data) {
+  // XNNPACK's kernels may load up to XNN_EXTRA_BYTES past an input's end
+  // (and ignore those bytes). When that tail lies in the page holding the
+  // input's last byte it is mapped, so the caller's buffer is read in place;
+  // otherwise the input is copied into a padded buffer, which costs a copy
+  // per run and the input's size in memory.
+  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  InputSlot& input = inputs_[slot];
+  const auto address = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t last = address + input.bytes - 1;
+  if (input.bytes > 0 && last / kPage == (last + XNN_EXTRA_BYTES) / kPage) {
+    return const_cast<void*>(data);
+  }
+  if (!input.staging) {
+    input.staging.reset(new (std::nothrow) uint8_t[input.bytes + XNN_EXTRA_BYTES]);
+    ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, input.staging != nullptr,
+                     "cannot allocate {} bytes to stage input {}", input.bytes, slot);
+  }
+  std::memcpy(input.staging.get(), data, input.bytes);
+  return input.staging.get();
+}
+
+Result<void> CompiledGraph::run(const std::vector<const void*>& inputs,
+                                const std::vector<void*>& outputs) {
+  for (size_t slot = 0; slot < inputs_.size(); ++slot) {
+    ANNRT_ASSIGN_OR_RETURN(externals_[slot].data, readableInput(slot, inputs[inputs_[slot].index]));
+  }
   const size_t first = externals_.size() - outputs.size();
   for (size_t i = 0; i < outputs.size(); ++i) externals_[first + i].data = outputs[i];
   ANNRT_RETURN_IF_ERROR(checkXnn(xnn_setup_runtime(runtime_, externals_.size(), externals_.data()),

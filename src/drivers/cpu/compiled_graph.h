@@ -33,11 +33,9 @@ class CompiledGraph {
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
   const ThreadPool& pool() const { return pool_; }
-  // Staging buffer of input i (padded for XNNPACK's over-reads).
-  void* inputBuffer(size_t i) { return inputs_[i].get(); }
-  // Runs with the staged inputs, writing outputs[i] (each large enough). Not
-  // reentrant: callers serialize runs.
-  Result<void> run(const std::vector<void*>& outputs);
+  // Runs on inputs[i] (each of the input's byte size), writing outputs[i]
+  // (each large enough). Not reentrant: callers serialize runs.
+  Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs);
 
  private:
   CompiledGraph() = default;
@@ -47,7 +45,16 @@ class CompiledGraph {
   ThreadPool pool_;
   xnn_runtime_t runtime_ = nullptr;
   LoweredConstants constants_;
-  std::vector<std::unique_ptr<uint8_t[]>> inputs_;
+  // Where XNNPACK reads input i: the caller's buffer when reading
+  // XNN_EXTRA_BYTES past its end is safe, else a padded copy.
+  Result<void*> readableInput(size_t i, const void* data);
+
+  struct InputSlot {
+    uint32_t index = 0;  // model input index, also its XNNPACK external id
+    size_t bytes = 0;
+    std::unique_ptr<uint8_t[]> staging;  // allocated on first need
+  };
+  std::vector<InputSlot> inputs_;  // the model inputs some node reads
   std::vector<xnn_external_value> externals_;
 };
 

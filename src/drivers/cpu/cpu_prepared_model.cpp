@@ -2,14 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/cpu_prepared_model.h"
 
-#include <cstring>
-
 namespace annrt::cpu {
 
-Result<void> CpuPreparedModel::stageInputs(const Request& request) {
+Result<std::vector<const void*>> CpuPreparedModel::inputBuffers(const Request& request) {
   const Subgraph& main = graph_->model().main;
   ANNRT_CHECK(request.inputs.size() == main.inputIndexes.size(), "expected {} inputs, got {}",
               main.inputIndexes.size(), request.inputs.size());
+  std::vector<const void*> buffers;
   for (size_t i = 0; i < request.inputs.size(); ++i) {
     const RequestArgument& argument = request.inputs[i];
     const Shape& shape = main.operands[main.inputIndexes[i]].shape;
@@ -20,9 +19,9 @@ Result<void> CpuPreparedModel::stageInputs(const Request& request) {
     const size_t bytes = byteSize(shape);
     ANNRT_CHECK(argument.length >= bytes && argument.data != nullptr,
                 "input {} has {} bytes, needs {}", i, argument.length, bytes);
-    std::memcpy(graph_->inputBuffer(i), argument.data, bytes);
+    buffers.push_back(argument.data);
   }
-  return {};
+  return buffers;
 }
 
 Result<std::vector<void*>> CpuPreparedModel::outputBuffers(const Request& request,
@@ -45,15 +44,12 @@ Result<std::vector<void*>> CpuPreparedModel::outputBuffers(const Request& reques
   return buffers;
 }
 
-Result<void> CpuPreparedModel::runProfiled(const std::vector<void*>& outputs,
+Result<void> CpuPreparedModel::runProfiled(const std::vector<const void*>& inputs,
+                                           const std::vector<void*>& outputs,
                                            std::vector<uint64_t>& operationNs) {
   if (profiler_ == nullptr) {
     ANNRT_ASSIGN_OR_RETURN(profiler_,
                            OperationProfiler::create(graph_->sharedModel(), graph_->pool()));
-  }
-  std::vector<const void*> inputs;
-  for (size_t i = 0; i < graph_->model().main.inputIndexes.size(); ++i) {
-    inputs.push_back(graph_->inputBuffer(i));
   }
   return profiler_->run(inputs, outputs, operationNs);
 }
@@ -70,9 +66,10 @@ ExecutionOutcome CpuPreparedModel::execute(const Request& request,
   std::lock_guard lock(mutex_);
   Result<std::vector<void*>> outputs = outputBuffers(request, outcome);
   if (!outputs.ok()) return fail(outputs.error());
-  if (Result<void> staged = stageInputs(request); !staged.ok()) return fail(staged.error());
-  Result<void> ran = options.profileOperations ? runProfiled(*outputs, outcome.operationNs)
-                                               : graph_->run(*outputs);
+  Result<std::vector<const void*>> inputs = inputBuffers(request);
+  if (!inputs.ok()) return fail(inputs.error());
+  Result<void> ran = options.profileOperations ? runProfiled(*inputs, *outputs, outcome.operationNs)
+                                               : graph_->run(*inputs, *outputs);
   if (!ran.ok()) return fail(ran.error());
   if (options.measureTiming) {
     const uint64_t ns =

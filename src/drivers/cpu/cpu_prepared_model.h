@@ -20,9 +20,10 @@ class CpuPreparedModel final : public PreparedModel {
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
 
  private:
-  Result<void> stageInputs(const Request& request);
+  Result<std::vector<const void*>> inputBuffers(const Request& request);
   Result<std::vector<void*>> outputBuffers(const Request& request, ExecutionOutcome& outcome);
-  Result<void> runProfiled(const std::vector<void*>& outputs, std::vector<uint64_t>& operationNs);
+  Result<void> runProfiled(const std::vector<const void*>& inputs,
+                           const std::vector<void*>& outputs, std::vector<uint64_t>& operationNs);
 
   std::mutex mutex_;  // one XNNPACK runtime: executions take turns
   std::unique_ptr<CompiledGraph> graph_;

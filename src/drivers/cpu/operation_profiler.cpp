@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/operation_profiler.h"
 
-#include <cstring>
-
 #include "common/device.h"
 
 namespace annrt::cpu {
@@ -22,8 +20,10 @@ Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(
                        operationTypeName(main.operations[i].type), graph.error().message);
     }
     for (uint32_t operand : submodel.outputs) {
+      // Padded, so the next stages read them in place.
       profiler->intermediates_.emplace(
-          operand, std::make_unique<uint8_t[]>(byteSize(main.operands[operand].shape)));
+          operand,
+          std::make_unique<uint8_t[]>(byteSize(main.operands[operand].shape) + XNN_EXTRA_BYTES));
     }
     profiler->stages_.push_back({std::move(submodel), std::move(*graph)});
   }
@@ -58,21 +58,19 @@ void* OperationProfiler::destination(uint32_t operand, const std::vector<void*>&
 Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
                                     const std::vector<void*>& outputs,
                                     std::vector<uint64_t>& operationNs) {
-  const Subgraph& main = model_->main;
   operationNs.assign(stages_.size(), 0);
   for (size_t i = 0; i < stages_.size(); ++i) {
     Stage& stage = stages_[i];
-    for (size_t j = 0; j < stage.submodel.inputs.size(); ++j) {
-      const uint32_t operand = stage.submodel.inputs[j];
-      std::memcpy(stage.graph->inputBuffer(j), source(operand, inputs, outputs),
-                  byteSize(main.operands[operand].shape));
+    std::vector<const void*> stageInputs;
+    for (uint32_t operand : stage.submodel.inputs) {
+      stageInputs.push_back(source(operand, inputs, outputs));
     }
     std::vector<void*> stageOutputs;
     for (uint32_t operand : stage.submodel.outputs) {
       stageOutputs.push_back(destination(operand, outputs));
     }
     const auto start = Clock::now();
-    ANNRT_RETURN_IF_ERROR(stage.graph->run(stageOutputs));
+    ANNRT_RETURN_IF_ERROR(stage.graph->run(stageInputs, stageOutputs));
     operationNs[i] = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
   }
