@@ -87,6 +87,19 @@ std::string customOrBuiltinName(const OperatorView& op) {
 
 }  // namespace
 
+FoldedConstant halfToFloat(const FoldedConstant& half, std::vector<int32_t> shape) {
+  const size_t count = half.data.size() / sizeof(Float16);
+  FoldedConstant result{TensorType::FLOAT32, std::move(shape), {}};
+  result.data.resize(count * sizeof(float));
+  for (size_t i = 0; i < count; ++i) {
+    Float16 value;
+    std::memcpy(&value, half.data.data() + i * sizeof(Float16), sizeof(Float16));
+    const auto converted = static_cast<float>(value);
+    std::memcpy(result.data.data() + i * sizeof(float), &converted, sizeof(float));
+  }
+  return result;
+}
+
 Converter::Converter(ImportState& state, int subgraphIndex)
     : state_(state),
       subgraphIndex_(subgraphIndex),
@@ -120,6 +133,7 @@ Result<Shape> Converter::operandShape(const TensorView& tensor) const {
 
 Result<void> Converter::run() {
   ANNRT_RETURN_IF_ERROR(writer_.create());
+  writer_.referenceFile(state_.file, state_.fileMemory);
   state_.inProgress.push_back(subgraphIndex_);
   ANNRT_RETURN_IF_ERROR(createOverriddenInputs());
   for (const OperatorView& op : subgraph_.operators) {
@@ -194,7 +208,9 @@ Result<uint32_t> Converter::operandFor(int32_t tensorIndex) {
   ANNRT_CHECK(!tensor.isVariable, "variable tensor {} '{}' is not supported", tensorIndex,
               tensor.name);
   uint32_t operand;
-  if (tensor.isConstant() || folded_.count(tensorIndex)) {
+  if (halfConstants_.count(tensorIndex) && !folded_.count(tensorIndex)) {
+    ANNRT_ASSIGN_OR_RETURN(operand, halfCastOperand(tensorIndex));
+  } else if (tensor.isConstant() || folded_.count(tensorIndex)) {
     ANNRT_ASSIGN_OR_RETURN(operand, constantOperand(tensor));
   } else {
     ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
@@ -215,8 +231,31 @@ Result<uint32_t> Converter::constantOperand(const TensorView& tensor) {
   return writer_.addConstant(shape, found->second.data);
 }
 
+Result<uint32_t> Converter::halfCastOperand(int32_t tensorIndex) {
+  const HalfConstant half = halfConstants_.at(tensorIndex);
+  ANNRT_ASSIGN_OR_RETURN(uint32_t source, operandFor(half.source));
+  ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(subgraph_.tensors[half.source]));
+  shape.type = OperandType::TENSOR_FLOAT32;
+  ANNRT_ASSIGN_OR_RETURN(uint32_t output, writer_.addOperand(shape));
+  // Emitted (and listed) as the DEQUANTIZE it stands for.
+  const OperatorView* consumer = op_;
+  op_ = half.dequantize;
+  Result<void> emitted = emit(OperationType::CAST, {source}, {output});
+  op_ = consumer;
+  ANNRT_RETURN_IF_ERROR(emitted);
+  return output;
+}
+
+void Converter::deferHalfDequantize() {
+  halfConstants_[op_->outputs[0]] = {op_->inputs[0], op_};
+}
+
 Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
   if (auto found = folded_.find(tensorIndex); found != folded_.end()) return found->second;
+  if (auto half = halfConstants_.find(tensorIndex); half != halfConstants_.end()) {
+    ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(half->second.source));
+    return halfToFloat(value, subgraph_.tensors[half->second.source].shape);
+  }
   const TensorView& tensor = subgraph_.tensors[tensorIndex];
   ANNRT_CHECK(tensor.isConstant(), "tensor {} '{}' is not a constant", tensorIndex, tensor.name);
   FoldedConstant value{tensor.type, tensor.shape, {}};
@@ -233,7 +272,8 @@ Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
 }
 
 bool Converter::isConstantInput(size_t i) const {
-  return hasInput(i) && (inputTensor(i).isConstant() || folded_.count(op_->inputs[i]));
+  return hasInput(i) && (inputTensor(i).isConstant() || folded_.count(op_->inputs[i]) ||
+                         halfConstants_.count(op_->inputs[i]));
 }
 
 Result<FoldedConstant> Converter::constantInput(size_t i) const {

@@ -24,6 +24,9 @@ namespace annrt::tflite {
 struct ImportState {
   const ModelReader* reader = nullptr;
   const ImportOptions* options = nullptr;
+  // The mapped file and an NNAPI memory of it, when importing from a file.
+  std::span<const uint8_t> file;
+  ANeuralNetworksMemory* fileMemory = nullptr;
   std::vector<ANeuralNetworksModel*> referencedModels;  // finished, owned by the caller
   std::map<int, ANeuralNetworksModel*> converted;       // subgraph index -> model
   std::vector<int> inProgress;                          // subgraphs being converted
@@ -36,6 +39,9 @@ struct FoldedConstant {
   std::vector<int32_t> shape;
   std::vector<uint8_t> data;
 };
+
+// A FLOAT16 constant's values as a FLOAT32 constant of the given shape.
+FoldedConstant halfToFloat(const FoldedConstant& half, std::vector<int32_t> shape);
 
 class Converter {
  public:
@@ -53,6 +59,7 @@ class Converter {
   // ---- For mapping functions, about the operator being converted. ----
   const OperatorView& op() const { return *op_; }
   const SubgraphView& subgraph() const { return subgraph_; }
+  const ImportOptions& options() const { return *state_.options; }
   std::string opName() const;
   size_t inputCount() const { return op_->inputs.size(); }
   size_t outputCount() const { return op_->outputs.size(); }
@@ -71,6 +78,12 @@ class Converter {
   Result<uint32_t> temporary(const Shape& shape) { return writer_.addOperand(shape); }
   // Makes output i a constant with the given value; no operation is emitted.
   void foldOutput(size_t i, FoldedConstant value);
+  // Output 0 is input 0, a constant FLOAT16 tensor, dequantized to FLOAT32.
+  // Operators taking it as an operand get the float16 constant through an
+  // NNAPI CAST, so the model keeps the weights at half their float32 size and
+  // devices fold the cast into their own weight layout; a mapper asking for
+  // its values (constantInput) gets them dequantized here.
+  void deferHalfDequantize();
   // Emits an NNAPI operation for the current operator.
   Result<void> emit(OperationType type, const std::vector<uint32_t>& inputs,
                     const std::vector<uint32_t>& outputs);
@@ -91,6 +104,7 @@ class Converter {
   Result<uint32_t> operandFor(int32_t tensorIndex);
   Result<uint32_t> constantOperand(const TensorView& tensor);
   Result<FoldedConstant> constantOf(int32_t tensorIndex) const;
+  Result<uint32_t> halfCastOperand(int32_t tensorIndex);
   Result<void> createOverriddenInputs();
   Result<void> addInputsAndOutputs();
   void record(std::string nnapiName);
@@ -102,6 +116,11 @@ class Converter {
   const OperatorView* op_ = nullptr;
   std::vector<std::optional<uint32_t>> operands_;  // by tensor index
   std::map<int32_t, FoldedConstant> folded_;       // by tensor index
+  struct HalfConstant {
+    int32_t source;                  // the FLOAT16 constant tensor
+    const OperatorView* dequantize;  // the operator the CAST stands for
+  };
+  std::map<int32_t, HalfConstant> halfConstants_;  // by DEQUANTIZE output tensor
   std::vector<uint32_t> inputOperands_;
   std::vector<uint32_t> outputOperands_;
   bool dynamicShapes_ = false;

@@ -2,8 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tflite/importer.h"
 
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
 
 #include "tflite/converter.h"
 #include "tflite/model_reader.h"
@@ -17,19 +23,27 @@ size_t TensorInfo::byteSize() const {
 
 ImportedModel::~ImportedModel() {
   for (ANeuralNetworksModel* model : models_) ANeuralNetworksModel_free(model);
+  // After the models: NNAPI wants a memory to outlive the models using it.
+  if (fileMemory_ != nullptr) ANeuralNetworksMemory_free(fileMemory_);
 }
 
 // Fills an ImportedModel from a finished conversion.
 class ImportedModelBuilder {
  public:
+  // `fileMemory` (may be null) is an NNAPI memory holding `bytes`; the
+  // result owns it.
   static Result<std::unique_ptr<ImportedModel>> build(std::span<const uint8_t> bytes,
-                                                      const ImportOptions& options) {
+                                                      const ImportOptions& options,
+                                                      ANeuralNetworksMemory* fileMemory) {
+    auto imported = std::make_unique<ImportedModel>();
+    imported->fileMemory_ = fileMemory;
+    imported->fileSize_ = bytes.size();
     ANNRT_ASSIGN_OR_RETURN(ModelReader reader, ModelReader::open(bytes));
     ImportState state;
     state.reader = &reader;
     state.options = &options;
-    auto imported = std::make_unique<ImportedModel>();
-    imported->fileSize_ = bytes.size();
+    state.file = bytes;
+    state.fileMemory = fileMemory;
     Converter converter(state, 0);
     Result<void> converted = converter.run();
     // Referenced models belong to the result even when the conversion failed.
@@ -67,16 +81,64 @@ class ImportedModelBuilder {
 
 Result<std::unique_ptr<ImportedModel>> importBuffer(std::span<const uint8_t> bytes,
                                                     const ImportOptions& options) {
-  return ImportedModelBuilder::build(bytes, options);
+  return ImportedModelBuilder::build(bytes, options, nullptr);
 }
+
+namespace {
+
+// A read-only mapping of a whole file and an NNAPI memory of the same file.
+class MappedFile {
+ public:
+  ~MappedFile() {
+    if (data_ != nullptr) munmap(data_, size_);
+    if (memory_ != nullptr) ANeuralNetworksMemory_free(memory_);
+  }
+
+  static Result<std::unique_ptr<MappedFile>> open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ANNRT_CHECK(fd >= 0, "cannot open {}: {}", path, std::strerror(errno));
+    auto mapped = std::unique_ptr<MappedFile>(new MappedFile());
+    Result<void> done = mapped->map(fd, path);
+    ::close(fd);  // both mappings keep the file
+    ANNRT_RETURN_IF_ERROR(done);
+    return mapped;
+  }
+
+  std::span<const uint8_t> bytes() const { return {static_cast<const uint8_t*>(data_), size_}; }
+  ANeuralNetworksMemory* releaseMemory() { return std::exchange(memory_, nullptr); }
+
+ private:
+  MappedFile() = default;
+
+  Result<void> map(int fd, const std::string& path) {
+    struct stat status {};
+    ANNRT_CHECK(fstat(fd, &status) == 0 && S_ISREG(status.st_mode),
+                "cannot read {}: not a regular file", path);
+    ANNRT_CHECK(status.st_size > 0, "cannot read {}: the file is empty", path);
+    size_ = static_cast<size_t>(status.st_size);
+    void* data = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    ANNRT_CHECK(data != MAP_FAILED, "cannot map {}: {}", path, std::strerror(errno));
+    data_ = data;
+    const int created = ANeuralNetworksMemory_createFromFd(size_, PROT_READ, fd, 0, &memory_);
+    ANNRT_CHECK(created == ANEURALNETWORKS_NO_ERROR, "cannot create an NNAPI memory of {}", path);
+    return {};
+  }
+
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  ANeuralNetworksMemory* memory_ = nullptr;
+};
+
+}  // namespace
 
 Result<std::unique_ptr<ImportedModel>> importFile(const std::string& path,
                                                   const ImportOptions& options) {
-  std::ifstream file(path, std::ios::binary);
-  ANNRT_CHECK(file.good(), "cannot open {}", path);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), {});
-  ANNRT_CHECK(!file.bad(), "cannot read {}", path);
-  auto imported = importBuffer(bytes, options);
+  // Mapped rather than read: the model's constants stay the file's pages
+  // (shared with the page cache, no copy), as TFLite's mmapped models do.
+  Result<std::unique_ptr<MappedFile>> mapped = MappedFile::open(path);
+  if (!mapped.ok()) return mapped.takeError();
+  ANeuralNetworksMemory* memory = (*mapped)->releaseMemory();
+  auto imported = ImportedModelBuilder::build((*mapped)->bytes(), options, memory);
   if (!imported.ok()) {
     Error error = imported.takeError();
     error.message = fmt::format("{}: {}", path, error.message);

@@ -36,6 +36,10 @@ struct TensorInfo {
 struct ImportOptions {
   bool relaxFloat32toFloat16 = false;              // --nnapi_allow_fp16
   std::vector<std::vector<uint32_t>> inputShapes;  // optional overrides (--input_layer_shape)
+  // Constant float16 weights (DEQUANTIZE of a FLOAT16 constant) stay float16
+  // in the model behind an NNAPI CAST, at half the memory; false folds them
+  // into float32 constants.
+  bool keepFloat16Weights = true;
 };
 
 struct OperationInfo {     // one per NNAPI operation in the imported model, in order
@@ -66,6 +70,8 @@ class ImportedModel {
   std::vector<TensorInfo> outputs_;
   std::vector<OperationInfo> operations_;
   size_t fileSize_ = 0;
+  // The .tflite file the models' large constants are ranges of (file imports).
+  ANeuralNetworksMemory* fileMemory_ = nullptr;
 };
 
 annrt::Result<std::unique_ptr<ImportedModel>> importFile(const std::string& path,

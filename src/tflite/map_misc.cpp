@@ -17,11 +17,8 @@ Result<std::vector<float>> dequantized(const Converter& c, const FoldedConstant&
   const size_t count = value.data.size() / std::max<size_t>(tensorTypeSize(value.type), 1);
   std::vector<float> result(count);
   if (value.type == TensorType::FLOAT16) {
-    for (size_t i = 0; i < count; ++i) {
-      Float16 half;
-      std::memcpy(&half, value.data.data() + 2 * i, 2);
-      result[i] = static_cast<float>(half);
-    }
+    const FoldedConstant converted = halfToFloat(value, value.shape);
+    if (count > 0) std::memcpy(result.data(), converted.data.data(), converted.data.size());
     return result;
   }
   if ((value.type != TensorType::INT8 && value.type != TensorType::UINT8) || q.empty()) {
@@ -135,12 +132,22 @@ Result<void> batchMatmul(Converter& c, const OpMapping& m) {
   return c.emit(OperationType::BATCH_MATMUL, inputs, {output});
 }
 
-// DEQUANTIZE of a constant is folded into a float32 constant; otherwise NNAPI DEQUANTIZE.
+// DEQUANTIZE of a constant float16 tensor stays float16 in the model (see
+// Converter::deferHalfDequantize); of another constant it is folded into a
+// float32 constant; otherwise NNAPI DEQUANTIZE.
 Result<void> dequantize(Converter& c, const OpMapping& m) {
   if (!c.isConstantInput(0)) return direct(c, m);
   if (c.outputTensor(0).type != TensorType::FLOAT32) {
     return c.opError("constant DEQUANTIZE to {} is not supported",
                      tensorTypeName(c.outputTensor(0).type));
+  }
+  if (c.inputTensor(0).type == TensorType::FLOAT16 && c.options().keepFloat16Weights) {
+    if (c.inputTensor(0).elementCount() != c.outputTensor(0).elementCount()) {
+      return c.opError("input has {} values, the output {}", c.inputTensor(0).elementCount(),
+                       c.outputTensor(0).elementCount());
+    }
+    c.deferHalfDequantize();
+    return {};
   }
   ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, c.constantInput(0));
   ANNRT_ASSIGN_OR_RETURN(std::vector<float> values,

@@ -62,6 +62,17 @@ Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t leng
 
 Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const uint8_t> bytes) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(shape));
+  const bool inFile = fileMemory_ != nullptr && !file_.empty() && !bytes.empty() &&
+                      bytes.data() >= file_.data() &&
+                      bytes.data() + bytes.size() <= file_.data() + file_.size();
+  if (inFile && bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    const auto offset = static_cast<size_t>(bytes.data() - file_.data());
+    ANNRT_RETURN_IF_ERROR(checkNnapi(
+        ANeuralNetworksModel_setOperandValueFromMemory(model_, index, fileMemory_, offset,
+                                                       bytes.size()),
+        fmt::format("setting operand {} to {} bytes of the model file", index, bytes.size())));
+    return index;
+  }
   ANNRT_RETURN_IF_ERROR(setValue(index, bytes.data(), bytes.size()));
   return index;
 }

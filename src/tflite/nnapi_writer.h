@@ -34,6 +34,13 @@ class NnapiWriter {
   ANeuralNetworksModel* release();
 
   Result<uint32_t> addOperand(const Shape& shape);
+  // Constants lying in `file` (the mapped .tflite) are given to the model as
+  // ranges of `memory` (the same file), not copied: the model's weights are
+  // then the file's pages, as with TFLite's mmapped models.
+  void referenceFile(std::span<const uint8_t> file, ANeuralNetworksMemory* memory) {
+    file_ = file;
+    fileMemory_ = memory;
+  }
   // `bytes` must stay valid until finish().
   Result<uint32_t> addConstant(const Shape& shape, std::span<const uint8_t> bytes);
   // Keeps `bytes` alive itself.
@@ -57,6 +64,8 @@ class NnapiWriter {
   ANeuralNetworksModel* model_ = nullptr;
   uint32_t operandCount_ = 0;
   std::deque<std::vector<uint8_t>> owned_;
+  std::span<const uint8_t> file_;
+  ANeuralNetworksMemory* fileMemory_ = nullptr;
 };
 
 // A Shape of the given type and dims, without quantization.

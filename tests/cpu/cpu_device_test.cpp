@@ -248,5 +248,34 @@ TEST(CpuDeviceTest, InputsEndingAtAPageBoundaryAreNotOverRead) {
   munmap(mapping, 2 * page);
 }
 
+// Float16 weights: a CAST of a float16 constant is folded, also where the
+// float32 tensor is itself a model output (then annrt-cpu writes it).
+TEST(CpuDeviceTest, FoldsCastsOfFloat16Constants) {
+  TestGraph g;
+  const std::vector<uint32_t> dims = {1, 2, 2, 3};
+  const std::vector<float> values = randomValues(12, 51);
+  std::vector<_Float16> half;
+  for (float value : values) half.push_back(static_cast<_Float16>(value));
+  const uint32_t weights =
+      g.constant(dims, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
+  const uint32_t widened = g.tensor(dims);
+  g.operation(ANEURALNETWORKS_CAST, {weights}, {widened});
+  const uint32_t in = g.tensor(dims);
+  const uint32_t sum = g.tensor(dims);
+  g.operation(ANEURALNETWORKS_ADD, {in, widened, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+  g.finish({in}, {widened, sum});
+  for (bool claimed : g.supportedBy(kCpu)) EXPECT_TRUE(claimed);
+  const std::vector<std::vector<float>> inputs = {randomValues(12, 52)};
+  const auto expected = g.run(kReference, inputs, {12, 12});
+  const auto actual = g.run(kCpu, inputs, {12, 12});
+  ASSERT_EQ(expected.size(), 2u);
+  ASSERT_EQ(actual.size(), 2u);
+  for (size_t output = 0; output < 2; ++output) {
+    for (size_t i = 0; i < 12; ++i) {
+      EXPECT_EQ(actual[output][i], expected[output][i]) << "output " << output << " element " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace annrt::test

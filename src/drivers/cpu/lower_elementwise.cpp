@@ -259,7 +259,7 @@ Result<void> lowerPrelu(LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(alpha.dims.back() == channels || alpha.dims.back() == 1,
                     "alpha {} does not broadcast to {} channels", toString(alpha.dims), channels);
   if (context.checking()) return {};
-  const uint8_t* data = context.model().constantData(context.input(op, 1));
+  const uint8_t* data = context.tensorData(op.inputs[1]);
   ANNRT_CPU_REQUIRE(data != nullptr, "alpha has no data");
   const std::vector<float> real = dequantize(alpha, data);
   std::vector<float> slope(channels);

@@ -8,6 +8,8 @@
 // where NNAPI keeps the quantization (reshapes, padding, resizing).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "drivers/cpu/op_lowering.h"
 
@@ -294,6 +296,26 @@ Result<void> lowerConversion(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, 0));
   ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
   return checkXnn(xnn_define_convert(context.subgraph(), in, out, 0), "xnn_define_convert");
+}
+
+Result<void> lowerCast(LoweringContext& context, const Operation& op) {
+  ANNRT_CPU_REQUIRE(context.isFoldedCast(op),
+                    "CAST is lowered only from a constant float16 tensor to float32");
+  if (context.checking()) return {};
+  const auto& outputs = context.model().main.outputIndexes;
+  if (std::find(outputs.begin(), outputs.end(), op.outputs[0]) == outputs.end()) return {};
+  // The float32 weights are an output (of a partition): copy the folded
+  // constant into it with an unbounded clamp.
+  const Shape& shape = context.output(op, 0).shape;
+  const uint8_t* data = context.tensorData(op.outputs[0]);
+  ANNRT_CPU_REQUIRE(data != nullptr, "the float16 constant has no data");
+  std::vector<float> values(elementCount(shape));
+  std::memcpy(values.data(), data, values.size() * sizeof(float));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t folded, context.staticValue(shape.dims, std::move(values)));
+  ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
+  return checkXnn(xnn_define_clamp(context.subgraph(), -std::numeric_limits<float>::infinity(),
+                                   std::numeric_limits<float>::infinity(), folded, out, 0),
+                  "xnn_define_clamp");
 }
 
 }  // namespace annrt::cpu

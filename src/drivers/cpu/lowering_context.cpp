@@ -100,7 +100,40 @@ Result<void> checkXnn(xnn_status status, const char* call) {
 }
 
 LoweringContext::LoweringContext(const Model& model, xnn_subgraph_t subgraph)
-    : model_(model), subgraph_(subgraph) {}
+    : model_(model), subgraph_(subgraph) {
+  for (const Operation& op : model.main.operations) {
+    if (op.type != OperationType::CAST || op.inputs.size() != 1 || op.outputs.size() != 1) continue;
+    const Operand& from = operand(op.inputs[0]);
+    const Operand& to = operand(op.outputs[0]);
+    if (isConstant(from) && from.shape.type == OperandType::TENSOR_FLOAT16 &&
+        to.shape.type == OperandType::TENSOR_FLOAT32 && from.shape.dims == to.shape.dims &&
+        to.lifetime != Lifetime::SUBGRAPH_INPUT) {
+      halfCasts_[op.outputs[0]] = op.inputs[0];
+    }
+  }
+}
+
+bool LoweringContext::isConstantTensor(uint32_t operandIndex) const {
+  return isConstant(operand(operandIndex)) || halfCasts_.count(operandIndex) != 0;
+}
+
+const uint8_t* LoweringContext::tensorData(uint32_t operandIndex) {
+  auto half = halfCasts_.find(operandIndex);
+  if (half == halfCasts_.end()) return model_.constantData(operand(operandIndex));
+  auto [converted, inserted] = halfWeights_.try_emplace(operandIndex);
+  if (inserted) {
+    const Operand& source = operand(half->second);
+    const uint8_t* bytes = model_.constantData(source);
+    if (bytes == nullptr) return nullptr;
+    converted->second.resize(elementCount(source.shape));
+    for (size_t i = 0; i < converted->second.size(); ++i) {
+      Float16 value;
+      std::memcpy(&value, bytes + i * sizeof(Float16), sizeof(Float16));
+      converted->second[i] = static_cast<float>(value);
+    }
+  }
+  return reinterpret_cast<const uint8_t*>(converted->second.data());
+}
 
 Result<const uint8_t*> LoweringContext::constantBytes(const Operation& op, uint32_t i,
                                                       OperandType type) const {
@@ -199,7 +232,7 @@ Result<void> LoweringContext::checkSameQuantization(const Operation& op,
 }
 
 Result<void> LoweringContext::checkConstant(const Operation& op, uint32_t i) const {
-  ANNRT_CPU_REQUIRE(isConstant(input(op, i)), "input {} must be a constant", i);
+  ANNRT_CPU_REQUIRE(isConstantTensor(op.inputs[i]), "input {} must be a constant", i);
   return {};
 }
 
@@ -287,8 +320,8 @@ Result<uint32_t> LoweringContext::value(uint32_t operandIndex) {
   } else if (outputAt != outputs.end()) {
     externalId = static_cast<uint32_t>(inputs.size() + (outputAt - outputs.begin()));
     flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
-  } else if (isConstant(operand)) {
-    const uint8_t* bytes = model_.constantData(operand);
+  } else if (isConstantTensor(operandIndex)) {
+    const uint8_t* bytes = tensorData(operandIndex);
     ANNRT_CPU_REQUIRE(bytes != nullptr, "constant operand {} has no data", operandIndex);
     data = ownedCopy(bytes, byteSize(operand.shape));
   } else {
@@ -306,7 +339,7 @@ Result<uint32_t> LoweringContext::value(uint32_t operandIndex) {
 Result<uint32_t> LoweringContext::filterValue(const Operation& op, uint32_t i) {
   const Shape& shape = input(op, i).shape;
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
-  const uint8_t* bytes = model_.constantData(input(op, i));
+  const uint8_t* bytes = tensorData(op.inputs[i]);
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
   if (shape.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
     ANNRT_RETURN_IF_ERROR(checkTensor(op.inputs[i]));
@@ -324,7 +357,7 @@ Result<uint32_t> LoweringContext::biasValue(const Operation& op, uint32_t i, uin
   const Shape& bias = input(op, i).shape;
   if (bias.type != OperandType::TENSOR_INT32) return filterValue(op, i);
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
-  const uint8_t* bytes = model_.constantData(input(op, i));
+  const uint8_t* bytes = tensorData(op.inputs[i]);
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
   const void* data = packedSource(bytes, byteSize(bias));
   const float inputScale = input(op, inputIndex).shape.scale;
@@ -345,7 +378,7 @@ Result<uint32_t> LoweringContext::reshapedConstant(const Operation& op, uint32_t
   const Shape& shape = input(op, i).shape;
   ANNRT_CPU_REQUIRE(elementCount(dims) == elementCount(shape), "cannot view {} as {}",
                     toString(shape.dims), toString(dims));
-  const uint8_t* bytes = model_.constantData(input(op, i));
+  const uint8_t* bytes = tensorData(op.inputs[i]);
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
   return defineTensor(activationDatatype(shape.type), quantizationOf(shape), dims,
                       ownedCopy(bytes, byteSize(shape)), XNN_INVALID_VALUE_ID, 0);
@@ -354,7 +387,7 @@ Result<uint32_t> LoweringContext::reshapedConstant(const Operation& op, uint32_t
 Result<uint32_t> LoweringContext::dequantizedConstant(const Operation& op, uint32_t i,
                                                       std::optional<std::vector<uint32_t>> dims) {
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
-  const uint8_t* bytes = model_.constantData(input(op, i));
+  const uint8_t* bytes = tensorData(op.inputs[i]);
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);
   return staticValue(dims.value_or(input(op, i).shape.dims), dequantize(input(op, i).shape, bytes));
 }

@@ -89,6 +89,17 @@ class LoweringContext {
   Result<void> checkSameQuantization(const Operation& op,
                                      std::initializer_list<uint32_t> inputs) const;
   Result<void> checkConstant(const Operation& op, uint32_t i) const;
+  // Constant tensors: the model's constants, and the float32 outputs of CAST
+  // operations of constant float16 tensors (float16 weights), which annrt-cpu
+  // folds: their data is converted once, when first needed, and lives as
+  // long as this context (XNNPACK has packed it by then).
+  bool isConstantTensor(uint32_t operandIndex) const;
+  const uint8_t* tensorData(uint32_t operandIndex);
+  // Whether `op` is such a CAST.
+  bool isFoldedCast(const Operation& op) const {
+    return op.type == OperationType::CAST && !op.outputs.empty() &&
+           halfCasts_.count(op.outputs[0]) != 0;
+  }
   bool isOmitted(const Operation& op, uint32_t i) const;
 
   // The XNNPACK value of an operand, defined on first use: external for the
@@ -163,6 +174,8 @@ class LoweringContext {
   xnn_subgraph_t subgraph_;
   std::unordered_map<uint32_t, uint32_t> values_;
   std::unordered_map<uint32_t, uint32_t> floatValues_;
+  std::unordered_map<uint32_t, uint32_t> halfCasts_;              // CAST output -> float16 constant
+  std::unordered_map<uint32_t, std::vector<float>> halfWeights_;  // converted, by CAST output
   LoweredConstants constants_;
 };
 

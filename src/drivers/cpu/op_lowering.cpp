@@ -85,6 +85,7 @@ Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
     case OperationType::REDUCE_MIN: return lowerReduction(context, op);
     case OperationType::QUANTIZE:
     case OperationType::DEQUANTIZE: return lowerConversion(context, op);
+    case OperationType::CAST: return lowerCast(context, op);
     case OperationType::PRELU: return lowerPrelu(context, op);
     default:
       if (isExtensionCode(static_cast<int32_t>(op.type))) return lowerExtension(context, op);

@@ -29,6 +29,9 @@ Result<void> lowerDepthToSpace(LoweringContext& context, const Operation& op);
 Result<void> lowerConcatenation(LoweringContext& context, const Operation& op);
 Result<void> lowerReduction(LoweringContext& context, const Operation& op);
 Result<void> lowerConversion(LoweringContext& context, const Operation& op);
+// CAST of a constant float16 tensor to float32 (float16 weights): folded into
+// its consumers; a node only where the float32 tensor is itself an output.
+Result<void> lowerCast(LoweringContext& context, const Operation& op);
 Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
 Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op);
