@@ -6,6 +6,7 @@
 #include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/cpu_prepared_model.h"
 #include "drivers/cpu/op_lowering.h"
+#include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
 namespace {
@@ -59,7 +60,15 @@ class CpuDevice final : public Device {
 
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
-    const uint32_t threads = resolveThreadCount(options.numThreads);
+    uint32_t threads = resolveThreadCount(options.numThreads);
+    const WorkEstimate work = estimateWork(*model);
+    if (threads > 1 && work.mflopPerNode() < minParallelMflopPerNode()) {
+      ANNRT_VLOG(DRIVER,
+                 "annrt-cpu: {:.1f} MFLOP over {} nodes ({:.2f} per node, under {}): one thread "
+                 "instead of {} (ANNRT_PARALLEL_MIN_MFLOP)",
+                 work.mflop, work.nodes, work.mflopPerNode(), minParallelMflopPerNode(), threads);
+      threads = 1;
+    }
     ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
                model->main.operations.size(), threads);
     ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,

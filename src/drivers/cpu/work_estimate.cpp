@@ -1,0 +1,72 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/work_estimate.h"
+
+#include <cstdlib>
+
+#include "common/log.h"
+
+namespace annrt::cpu {
+namespace {
+
+constexpr double kDefaultMinParallelMflopPerNode = 2.5;
+
+// Multiply-adds per output element of the operations dominated by them.
+double macsPerOutput(const Model& model, const Operation& op) {
+  const auto& operands = model.main.operands;
+  auto dims = [&](uint32_t input) -> const std::vector<uint32_t>& {
+    return operands[op.inputs[input]].shape.dims;
+  };
+  switch (op.type) {
+    case OperationType::CONV_2D:  // filter [out, h, w, in]
+      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
+    case OperationType::DEPTHWISE_CONV_2D:  // filter [1, h, w, out]
+      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] : 1;
+    case OperationType::GROUPED_CONV_2D:  // filter [out, h, w, in / groups]
+      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
+    case OperationType::TRANSPOSE_CONV_2D:  // filter [out, h, w, in]
+      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
+    case OperationType::FULLY_CONNECTED:  // weights [out, in]
+      return dims(1).size() == 2 ? double(dims(1)[1]) : 1;
+    default: return 0;
+  }
+}
+
+bool becomesNode(OperationType type) {
+  switch (type) {
+    case OperationType::CAST:  // folded float16 weights
+    case OperationType::RESHAPE:
+    case OperationType::SQUEEZE:
+    case OperationType::EXPAND_DIMS: return false;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+WorkEstimate estimateWork(const Model& model) {
+  WorkEstimate estimate;
+  for (const Operation& op : model.main.operations) {
+    if (!becomesNode(op.type) || op.outputs.empty()) continue;
+    ++estimate.nodes;
+    const double outputs =
+        static_cast<double>(elementCount(model.main.operands[op.outputs[0]].shape));
+    const double macs = macsPerOutput(model, op);
+    estimate.mflop += (macs > 0 ? 2 * macs * outputs : outputs) / 1e6;
+  }
+  return estimate;
+}
+
+double minParallelMflopPerNode() {
+  const char* value = std::getenv("ANNRT_PARALLEL_MIN_MFLOP");
+  if (value == nullptr || *value == '\0') return kDefaultMinParallelMflopPerNode;
+  char* end = nullptr;
+  const double parsed = std::strtod(value, &end);
+  if (*end != '\0' || !(parsed >= 0)) {
+    logWarning("ignoring ANNRT_PARALLEL_MIN_MFLOP={}: not a non-negative number", value);
+    return kDefaultMinParallelMflopPerNode;
+  }
+  return parsed;
+}
+
+}  // namespace annrt::cpu

@@ -1,0 +1,62 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's work estimate, which decides whether a partition is worth
+// running on several threads.
+#include "drivers/cpu/work_estimate.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace annrt::cpu {
+namespace {
+
+uint32_t addOperand(Model& model, OperandType type, std::vector<uint32_t> dims) {
+  Operand operand;
+  operand.shape.type = type;
+  operand.shape.dims = std::move(dims);
+  model.main.operands.push_back(operand);
+  return static_cast<uint32_t>(model.main.operands.size() - 1);
+}
+
+TEST(WorkEstimateTest, CountsMultiplyAddsOfConvolutionsAndSkipsFoldedOperations) {
+  Model model;
+  const uint32_t input = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 8, 8, 4});
+  const uint32_t half = addOperand(model, OperandType::TENSOR_FLOAT16, {16, 3, 3, 4});
+  const uint32_t filter = addOperand(model, OperandType::TENSOR_FLOAT32, {16, 3, 3, 4});
+  const uint32_t conv = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 8, 8, 16});
+  const uint32_t depthwiseFilter = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 5, 5, 16});
+  const uint32_t depthwise = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 4, 4, 16});
+  const uint32_t flat = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 256});
+  const uint32_t logistic = addOperand(model, OperandType::TENSOR_FLOAT32, {1, 256});
+  model.main.operations = {
+      {OperationType::CAST, {half}, {filter}},
+      {OperationType::CONV_2D, {input, filter}, {conv}},
+      {OperationType::DEPTHWISE_CONV_2D, {conv, depthwiseFilter}, {depthwise}},
+      {OperationType::RESHAPE, {depthwise}, {flat}},
+      {OperationType::LOGISTIC, {flat}, {logistic}},
+  };
+  const WorkEstimate work = estimateWork(model);
+  EXPECT_EQ(work.nodes, 3u);  // CAST and RESHAPE fold away
+  const double expected = 2.0 * (8 * 8 * 16) * (3 * 3 * 4) + 2.0 * (4 * 4 * 16) * (5 * 5) + 256;
+  EXPECT_DOUBLE_EQ(work.mflop * 1e6, expected);
+  EXPECT_DOUBLE_EQ(work.mflopPerNode(), work.mflop / 3);
+}
+
+TEST(WorkEstimateTest, ThresholdFromTheEnvironment) {
+  unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
+  setenv("ANNRT_PARALLEL_MIN_MFLOP", "0", 1);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);
+  setenv("ANNRT_PARALLEL_MIN_MFLOP", "0.75", 1);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.75);
+  setenv("ANNRT_PARALLEL_MIN_MFLOP", "lots", 1);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);  // ignored, with a warning
+  setenv("ANNRT_PARALLEL_MIN_MFLOP", "-1", 1);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
+  unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
+}
+
+}  // namespace
+}  // namespace annrt::cpu
