@@ -88,5 +88,40 @@ TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
   }
 }
 
+// A convolution on float16 weights: the folded CAST is not timed (0 ns), the
+// convolution is, and the result is the reference's.
+TEST(CpuProfileTest, FoldedFloat16CastsAreNotTimed) {
+  TestGraph g;
+  const uint32_t in = g.tensor({1, 6, 6, 3});
+  std::vector<_Float16> half;
+  for (float value : randomValues(4 * 27, 61)) half.push_back(static_cast<_Float16>(value));
+  const uint32_t weights =
+      g.constant({4, 3, 3, 3}, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
+  const uint32_t filter = g.tensor({4, 3, 3, 3});
+  g.operation(ANEURALNETWORKS_CAST, {weights}, {filter});
+  const uint32_t out = g.tensor({1, 6, 6, 4});
+  g.operation(
+      ANEURALNETWORKS_CONV_2D,
+      {in, filter, g.constant({4}, randomValues(4, 62)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+       g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+      {out});
+  g.finish({in}, {out});
+  const size_t count = elementCount({1, 6, 6, 4});
+  const std::vector<std::vector<float>> inputs = {randomValues(elementCount({1, 6, 6, 3}), 63)};
+  const auto expected = g.run(kReference, inputs, {count});
+  const auto actual = g.run(kCpu, inputs, {count});
+  ASSERT_EQ(expected.size(), 1u);
+  ASSERT_EQ(actual.size(), 1u);
+  for (size_t i = 0; i < count; ++i) {
+    ASSERT_NEAR(actual[0][i], expected[0][i], 1e-4f + 1e-4f * std::fabs(expected[0][i]));
+  }
+  const std::vector<nlohmann::json> operations = cpuOperations();
+  ASSERT_EQ(operations.size(), 2u) << "no annrt-cpu compilation in " << profilePath();
+  EXPECT_EQ(operations[0]["type"], "CAST");
+  EXPECT_EQ(operations[0]["total_ns"].get<uint64_t>(), 0u);
+  EXPECT_EQ(operations[1]["type"], "CONV_2D");
+  EXPECT_GT(operations[1]["total_ns"].get<uint64_t>(), 0u);
+}
+
 }  // namespace
 }  // namespace annrt::test

@@ -99,17 +99,20 @@ Result<void> checkXnn(xnn_status status, const char* call) {
   return {};
 }
 
+bool isFoldableHalfCast(const Model& model, const Operation& op) {
+  if (op.type != OperationType::CAST || op.inputs.size() != 1 || op.outputs.size() != 1) {
+    return false;
+  }
+  const Operand& from = model.main.operands[op.inputs[0]];
+  const Operand& to = model.main.operands[op.outputs[0]];
+  return isConstant(from) && from.shape.type == OperandType::TENSOR_FLOAT16 &&
+         to.shape.type == OperandType::TENSOR_FLOAT32 && from.shape.dims == to.shape.dims;
+}
+
 LoweringContext::LoweringContext(const Model& model, xnn_subgraph_t subgraph)
     : model_(model), subgraph_(subgraph) {
   for (const Operation& op : model.main.operations) {
-    if (op.type != OperationType::CAST || op.inputs.size() != 1 || op.outputs.size() != 1) continue;
-    const Operand& from = operand(op.inputs[0]);
-    const Operand& to = operand(op.outputs[0]);
-    if (isConstant(from) && from.shape.type == OperandType::TENSOR_FLOAT16 &&
-        to.shape.type == OperandType::TENSOR_FLOAT32 && from.shape.dims == to.shape.dims &&
-        to.lifetime != Lifetime::SUBGRAPH_INPUT) {
-      halfCasts_[op.outputs[0]] = op.inputs[0];
-    }
+    if (isFoldableHalfCast(model, op)) halfCasts_[op.outputs[0]] = op.inputs[0];
   }
 }
 

@@ -54,6 +54,10 @@ struct LoweredConstants {
 
 bool isQuantized8(OperandType type);
 
+// A CAST of a constant float16 tensor to float32 (float16 weights), which
+// annrt-cpu folds into the operations reading its output.
+bool isFoldableHalfCast(const Model& model, const Operation& op);
+
 class LoweringContext {
  public:
   // `subgraph` may be null: then only support is checked, nothing is defined.

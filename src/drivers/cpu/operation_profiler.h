@@ -8,6 +8,8 @@
 // pool are the ones the whole-partition runtime uses, so the per-operation
 // times add up to about the partition's time; what they cannot show is the
 // cross-operation fusion XNNPACK does inside one runtime (clamps, pads).
+// Folded float16-weight CASTs get no stage (their time is 0): they join the
+// stages of the operations reading them, as they are folded in the partition.
 #pragma once
 
 #include <memory>
@@ -34,7 +36,8 @@ class OperationProfiler {
 
  private:
   struct Stage {
-    Submodel submodel;  // inputs/outputs: main-model operand indexes
+    uint32_t operation;  // the operation timed (with the float16 casts it reads)
+    Submodel submodel;   // inputs/outputs: main-model operand indexes
     std::unique_ptr<CompiledGraph> graph;
   };
 
