@@ -18,14 +18,13 @@ double macsPerOutput(const Model& model, const Operation& op) {
     return operands[op.inputs[input]].shape.dims;
   };
   switch (op.type) {
-    case OperationType::CONV_2D:  // filter [out, h, w, in]
+    // Filters [out, h, w, in] (in / groups for GROUPED_CONV_2D).
+    case OperationType::CONV_2D:
+    case OperationType::GROUPED_CONV_2D:
+    case OperationType::TRANSPOSE_CONV_2D:
       return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
     case OperationType::DEPTHWISE_CONV_2D:  // filter [1, h, w, out]
       return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] : 1;
-    case OperationType::GROUPED_CONV_2D:  // filter [out, h, w, in / groups]
-      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
-    case OperationType::TRANSPOSE_CONV_2D:  // filter [out, h, w, in]
-      return dims(1).size() == 4 ? double(dims(1)[1]) * dims(1)[2] * dims(1)[3] : 1;
     case OperationType::FULLY_CONNECTED:  // weights [out, in]
       return dims(1).size() == 2 ? double(dims(1)[1]) : 1;
     default: return 0;
