@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <limits>
 
 namespace annrt {
@@ -252,6 +253,16 @@ size_t byteSize(const Shape& shape) {
   const size_t size = elementSize(shape.type);
   if (size != 0 && count > std::numeric_limits<size_t>::max() / size) return 0;
   return count * size;
+}
+
+std::vector<float> halfToFloat(const uint8_t* half, size_t count) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) {
+    Float16 value;
+    std::memcpy(&value, half + i * sizeof(Float16), sizeof(Float16));
+    values[i] = static_cast<float>(value);
+  }
+  return values;
 }
 
 bool hasUnknownDims(const Shape& shape) {

@@ -198,6 +198,8 @@ inline size_t elementCount(const Shape& shape) {
 // Byte size of the data; scalars are one element. Returns 0 on overflow.
 size_t byteSize(const Shape& shape);
 bool hasUnknownDims(const Shape& shape);  // unknown rank or any 0 dimension
+// `count` float16 values stored at `half` (any alignment) as float32 values.
+std::vector<float> halfToFloat(const uint8_t* half, size_t count);
 std::string toString(const std::vector<uint32_t>& dims);
 std::string toString(const Shape& shape);
 

@@ -88,15 +88,11 @@ std::string customOrBuiltinName(const OperatorView& op) {
 }  // namespace
 
 FoldedConstant halfToFloat(const FoldedConstant& half, std::vector<int32_t> shape) {
-  const size_t count = half.data.size() / sizeof(Float16);
+  const std::vector<float> values =
+      annrt::halfToFloat(half.data.data(), half.data.size() / sizeof(Float16));
   FoldedConstant result{TensorType::FLOAT32, std::move(shape), {}};
-  result.data.resize(count * sizeof(float));
-  for (size_t i = 0; i < count; ++i) {
-    Float16 value;
-    std::memcpy(&value, half.data.data() + i * sizeof(Float16), sizeof(Float16));
-    const auto converted = static_cast<float>(value);
-    std::memcpy(result.data.data() + i * sizeof(float), &converted, sizeof(float));
-  }
+  result.data.resize(values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(result.data.data(), values.data(), result.data.size());
   return result;
 }
 

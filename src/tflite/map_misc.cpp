@@ -15,15 +15,11 @@ namespace {
 Result<std::vector<float>> dequantized(const Converter& c, const FoldedConstant& value,
                                        const Quantization& q) {
   const size_t count = value.data.size() / std::max<size_t>(tensorTypeSize(value.type), 1);
-  std::vector<float> result(count);
-  if (value.type == TensorType::FLOAT16) {
-    const FoldedConstant converted = halfToFloat(value, value.shape);
-    if (count > 0) std::memcpy(result.data(), converted.data.data(), converted.data.size());
-    return result;
-  }
+  if (value.type == TensorType::FLOAT16) return annrt::halfToFloat(value.data.data(), count);
   if ((value.type != TensorType::INT8 && value.type != TensorType::UINT8) || q.empty()) {
     return c.opError("cannot dequantize a constant of type {}", tensorTypeName(value.type));
   }
+  std::vector<float> result(count);
   // Per-channel: the channel of element i is (i / inner) % channels.
   size_t inner = 1;
   for (size_t d = q.dimension + 1; q.perChannel() && d < value.shape.size(); ++d) {

@@ -123,17 +123,13 @@ bool LoweringContext::isConstantTensor(uint32_t operandIndex) const {
 const uint8_t* LoweringContext::tensorData(uint32_t operandIndex) {
   auto half = halfCasts_.find(operandIndex);
   if (half == halfCasts_.end()) return model_.constantData(operand(operandIndex));
-  auto [converted, inserted] = halfWeights_.try_emplace(operandIndex);
-  if (inserted) {
+  auto converted = halfWeights_.find(operandIndex);
+  if (converted == halfWeights_.end()) {
     const Operand& source = operand(half->second);
     const uint8_t* bytes = model_.constantData(source);
     if (bytes == nullptr) return nullptr;
-    converted->second.resize(elementCount(source.shape));
-    for (size_t i = 0; i < converted->second.size(); ++i) {
-      Float16 value;
-      std::memcpy(&value, bytes + i * sizeof(Float16), sizeof(Float16));
-      converted->second[i] = static_cast<float>(value);
-    }
+    converted =
+        halfWeights_.emplace(operandIndex, halfToFloat(bytes, elementCount(source.shape))).first;
   }
   return reinterpret_cast<const uint8_t*>(converted->second.data());
 }
