@@ -61,13 +61,16 @@ class CpuDevice final : public Device {
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
     uint32_t threads = resolveThreadCount(options.numThreads);
-    const WorkEstimate work = estimateWork(*model);
-    if (threads > 1 && work.mflopPerNode() < minParallelMflopPerNode()) {
-      ANNRT_VLOG(DRIVER,
-                 "annrt-cpu: {:.1f} MFLOP over {} nodes ({:.2f} per node, under {}): one thread "
-                 "instead of {} (ANNRT_PARALLEL_MIN_MFLOP)",
-                 work.mflop, work.nodes, work.mflopPerNode(), minParallelMflopPerNode(), threads);
-      threads = 1;
+    if (threads > 1) {
+      const WorkEstimate work = estimateWork(*model);
+      const double threshold = minParallelMflopPerNode();
+      if (work.mflopPerNode() < threshold) {
+        ANNRT_VLOG(DRIVER,
+                   "annrt-cpu: {:.1f} MFLOP over {} nodes ({:.2f} per node, under {}): one "
+                   "thread instead of {} (ANNRT_PARALLEL_MIN_MFLOP)",
+                   work.mflop, work.nodes, work.mflopPerNode(), threshold, threads);
+        threads = 1;
+      }
     }
     ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
                model->main.operations.size(), threads);
