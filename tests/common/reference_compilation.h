@@ -4,8 +4,7 @@
 
 #include <android/NeuralNetworks.h>
 
-#include <cstdint>
-#include <cstring>
+#include "common/device_lookup.h"
 
 namespace annrt::test {
 
@@ -14,18 +13,9 @@ namespace annrt::test {
 // ANNRT_DRIVER_PATH) run the op instead, so pin the reference device.
 inline int createReferenceCompilation(ANeuralNetworksModel* model,
                                       ANeuralNetworksCompilation** compilation) {
-  uint32_t count = 0;
-  ANeuralNetworks_getDeviceCount(&count);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* name = nullptr;
-    if (ANeuralNetworks_getDevice(i, &device) != ANEURALNETWORKS_NO_ERROR) continue;
-    if (ANeuralNetworksDevice_getName(device, &name) != ANEURALNETWORKS_NO_ERROR) continue;
-    if (std::strcmp(name, "nnapi-reference") == 0) {
-      return ANeuralNetworksCompilation_createForDevices(model, &device, 1, compilation);
-    }
-  }
-  return ANEURALNETWORKS_BAD_STATE;
+  const ANeuralNetworksDevice* device = findDevice("nnapi-reference");
+  if (device == nullptr) return ANEURALNETWORKS_BAD_STATE;
+  return ANeuralNetworksCompilation_createForDevices(model, &device, 1, compilation);
 }
 
 }  // namespace annrt::test

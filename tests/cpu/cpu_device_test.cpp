@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "expect_close.h"
 #include "test_graph.h"
 
 namespace annrt::test {
@@ -27,12 +28,7 @@ void expectSameAsReference(const TestGraph& graph,
   const auto expected = graph.run(kReference, inputs, {elementCount(outputDims)});
   const auto actual = graph.run(kCpu, inputs, {elementCount(outputDims)});
   ASSERT_EQ(expected.size(), 1u);
-  ASSERT_EQ(actual.size(), 1u);
-  ASSERT_EQ(actual[0].size(), expected[0].size());
-  for (size_t i = 0; i < expected[0].size(); ++i) {
-    const float tolerance = 1e-4f + 1e-4f * std::fabs(expected[0][i]);
-    ASSERT_NEAR(actual[0][i], expected[0][i], tolerance) << "element " << i;
-  }
+  ASSERT_NO_FATAL_FAILURE(expectClose(actual, expected));
 }
 
 class FusedActivationTest : public testing::TestWithParam<int32_t> {};
@@ -253,11 +249,7 @@ TEST(CpuDeviceTest, InputsEndingAtAPageBoundaryAreNotOverRead) {
 TEST(CpuDeviceTest, FoldsCastsOfFloat16Constants) {
   TestGraph g;
   const std::vector<uint32_t> dims = {1, 2, 2, 3};
-  const std::vector<float> values = randomValues(12, 51);
-  std::vector<_Float16> half;
-  for (float value : values) half.push_back(static_cast<_Float16>(value));
-  const uint32_t weights =
-      g.constant(dims, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
+  const uint32_t weights = g.halfConstant(dims, randomValues(12, 51));
   const uint32_t widened = g.tensor(dims);
   g.operation(ANEURALNETWORKS_CAST, {weights}, {widened});
   const uint32_t in = g.tensor(dims);

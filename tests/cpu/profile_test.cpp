@@ -6,11 +6,11 @@
 // time for every operation in the ANNRT_PROFILE report.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "expect_close.h"
 #include "test_graph.h"
 
 namespace annrt::test {
@@ -69,14 +69,7 @@ TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
   const auto expected = g.run(kReference, inputs, {count, count});
   const auto actual = g.run(kCpu, inputs, {count, count});
   ASSERT_EQ(expected.size(), 2u);
-  ASSERT_EQ(actual.size(), 2u);
-  for (size_t output = 0; output < 2; ++output) {
-    for (size_t i = 0; i < count; ++i) {
-      ASSERT_NEAR(actual[output][i], expected[output][i],
-                  1e-4f + 1e-4f * std::fabs(expected[output][i]))
-          << "output " << output << " element " << i;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(expectClose(actual, expected));
 
   const std::vector<nlohmann::json> operations = cpuOperations();
   ASSERT_EQ(operations.size(), 4u) << "no annrt-cpu compilation in " << profilePath();
@@ -93,10 +86,7 @@ TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
 TEST(CpuProfileTest, FoldedFloat16CastsAreNotTimed) {
   TestGraph g;
   const uint32_t in = g.tensor({1, 6, 6, 3});
-  std::vector<_Float16> half;
-  for (float value : randomValues(4 * 27, 61)) half.push_back(static_cast<_Float16>(value));
-  const uint32_t weights =
-      g.constant({4, 3, 3, 3}, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
+  const uint32_t weights = g.halfConstant({4, 3, 3, 3}, randomValues(4 * 27, 61));
   const uint32_t filter = g.tensor({4, 3, 3, 3});
   g.operation(ANEURALNETWORKS_CAST, {weights}, {filter});
   const uint32_t out = g.tensor({1, 6, 6, 4});
@@ -111,10 +101,7 @@ TEST(CpuProfileTest, FoldedFloat16CastsAreNotTimed) {
   const auto expected = g.run(kReference, inputs, {count});
   const auto actual = g.run(kCpu, inputs, {count});
   ASSERT_EQ(expected.size(), 1u);
-  ASSERT_EQ(actual.size(), 1u);
-  for (size_t i = 0; i < count; ++i) {
-    ASSERT_NEAR(actual[0][i], expected[0][i], 1e-4f + 1e-4f * std::fabs(expected[0][i]));
-  }
+  ASSERT_NO_FATAL_FAILURE(expectClose(actual, expected));
   const std::vector<nlohmann::json> operations = cpuOperations();
   ASSERT_EQ(operations.size(), 2u) << "no annrt-cpu compilation in " << profilePath();
   EXPECT_EQ(operations[0]["type"], "CAST");

@@ -26,19 +26,6 @@ size_t elementCount(const std::vector<uint32_t>& dims) {
   return n;
 }
 
-const ANeuralNetworksDevice* findDevice(const std::string& name) {
-  uint32_t count = 0;
-  ANeuralNetworks_getDeviceCount(&count);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* deviceName = nullptr;
-    ANeuralNetworks_getDevice(i, &device);
-    ANeuralNetworksDevice_getName(device, &deviceName);
-    if (name == deviceName) return device;
-  }
-  return nullptr;
-}
-
 std::vector<float> randomValues(size_t count, uint32_t seed, float low, float high) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> distribution(low, high);
@@ -126,6 +113,13 @@ uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, const TensorType
 uint32_t TestGraph::int32Tensor(const std::vector<uint32_t>& dims,
                                 const std::vector<int32_t>& values, float scale) {
   return constant(dims, {ANEURALNETWORKS_TENSOR_INT32, scale, 0}, toBytes(values));
+}
+
+uint32_t TestGraph::halfConstant(const std::vector<uint32_t>& dims,
+                                 const std::vector<float>& values) {
+  std::vector<_Float16> half;
+  for (float value : values) half.push_back(static_cast<_Float16>(value));
+  return constant(dims, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
 }
 
 uint32_t TestGraph::perChannel(const std::vector<uint32_t>& dims, const std::vector<int8_t>& values,

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "common/device_lookup.h"
+
 namespace annrt::test {
 
 // An operand type with its quantization (scale 0 and zero point 0 for
@@ -48,6 +50,8 @@ class TestGraph {
                     std::vector<uint8_t> bytes);
   uint32_t int32Tensor(const std::vector<uint32_t>& dims, const std::vector<int32_t>& values,
                        float scale = 0.0f);
+  // A TENSOR_FLOAT16 constant holding `values` rounded to float16.
+  uint32_t halfConstant(const std::vector<uint32_t>& dims, const std::vector<float>& values);
   // A TENSOR_QUANT8_SYMM_PER_CHANNEL constant.
   uint32_t perChannel(const std::vector<uint32_t>& dims, const std::vector<int8_t>& values,
                       uint32_t channelDim, const std::vector<float>& scales);
@@ -89,7 +93,6 @@ class TestGraph {
 inline constexpr const char* kCpu = "annrt-cpu";
 inline constexpr const char* kReference = "nnapi-reference";
 
-const ANeuralNetworksDevice* findDevice(const std::string& name);
 size_t elementCount(const std::vector<uint32_t>& dims);
 std::vector<float> randomValues(size_t count, uint32_t seed, float low = -1.0f, float high = 1.0f);
 // Uniformly random raw bytes of a quant8 type (the full 0..255 range).

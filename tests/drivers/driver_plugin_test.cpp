@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "common/device_lookup.h"
+
 namespace {
+
+using annrt::test::findDevice;
 
 std::string profilePath();
 
@@ -42,19 +46,6 @@ std::vector<std::string> lastPlanDevices() {
     devices.push_back(step["device"]);
   }
   return devices;
-}
-
-const ANeuralNetworksDevice* findDevice(const std::string& wanted) {
-  uint32_t count = 0;
-  ANeuralNetworks_getDeviceCount(&count);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* name = nullptr;
-    ANeuralNetworks_getDevice(i, &device);
-    ANeuralNetworksDevice_getName(device, &name);
-    if (wanted == name) return device;
-  }
-  return nullptr;
 }
 
 // input [1,2,2,2] -> CONV_2D 1x1 (2->2) -> ADD constant -> LOGISTIC -> output

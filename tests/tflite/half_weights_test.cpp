@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/device_lookup.h"
 #include "common/types.h"
 #include "model_runner.h"
 #include "tflite/importer.h"
@@ -79,19 +80,6 @@ void expectConvolution(const std::vector<uint8_t>& outputBytes, const std::vecto
   }
 }
 
-const ANeuralNetworksDevice* deviceNamed(const std::string& wanted) {
-  uint32_t count = 0;
-  ANeuralNetworks_getDeviceCount(&count);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* name = nullptr;
-    ANeuralNetworks_getDevice(i, &device);
-    ANeuralNetworksDevice_getName(device, &name);
-    if (wanted == name) return device;
-  }
-  return nullptr;
-}
-
 TEST(HalfWeightsTest, KeptFloat16BehindACastAndComputedOnEveryDevice) {
   auto imported = importFile(writeModel());
   ASSERT_TRUE(imported.ok()) << imported.error().message;
@@ -110,7 +98,7 @@ TEST(HalfWeightsTest, KeptFloat16BehindACastAndComputedOnEveryDevice) {
     expectConvolution((*outputs)[0], x, device.empty() ? "default plan" : device);
   }
 
-  const ANeuralNetworksDevice* cpu = deviceNamed("annrt-cpu");
+  const ANeuralNetworksDevice* cpu = test::findDevice("annrt-cpu");
   if (cpu == nullptr) GTEST_SKIP() << "built without annrt-cpu";
   bool supported[2] = {false, false};
   ASSERT_EQ(

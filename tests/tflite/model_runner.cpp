@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "common/device_lookup.h"
+
 namespace annrt::tflite::testing {
 namespace {
 
@@ -14,17 +16,10 @@ Result<void> check(int code, const char* what) {
   return makeError(static_cast<ErrorCode>(code), "{} failed with code {}", what, code);
 }
 
-Result<const ANeuralNetworksDevice*> findDevice(const std::string& name) {
-  uint32_t count = 0;
-  ANNRT_RETURN_IF_ERROR(check(ANeuralNetworks_getDeviceCount(&count), "getDeviceCount"));
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* deviceName = nullptr;
-    ANNRT_RETURN_IF_ERROR(check(ANeuralNetworks_getDevice(i, &device), "getDevice"));
-    ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksDevice_getName(device, &deviceName), "getName"));
-    if (name == deviceName) return device;
-  }
-  return makeError(ErrorCode::BAD_DATA, "no device {}", name);
+Result<const ANeuralNetworksDevice*> deviceNamed(const std::string& name) {
+  const ANeuralNetworksDevice* device = test::findDevice(name);
+  if (device == nullptr) return makeError(ErrorCode::BAD_DATA, "no device {}", name);
+  return device;
 }
 
 struct CompilationDeleter {
@@ -61,7 +56,7 @@ Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
     ANNRT_RETURN_IF_ERROR(
         check(ANeuralNetworksCompilation_create(model, &rawCompilation), "Compilation_create"));
   } else {
-    ANNRT_ASSIGN_OR_RETURN(const ANeuralNetworksDevice* device, findDevice(deviceName));
+    ANNRT_ASSIGN_OR_RETURN(const ANeuralNetworksDevice* device, deviceNamed(deviceName));
     ANNRT_RETURN_IF_ERROR(
         check(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &rawCompilation),
               "createForDevices"));
