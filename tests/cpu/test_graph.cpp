@@ -2,23 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test_graph.h"
 
-#include <cstdlib>
 #include <memory>
 #include <random>
 
 namespace annrt::test {
-
-namespace {
-
-// annrt-cpu runs partitions this small on one thread (work_estimate.h);
-// these tests and benchmarks are about the threaded path too, so they ask
-// for the threads they name unless the environment says otherwise.
-const bool kUseAskedThreads = [] {
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "0", /*overwrite=*/0);
-  return true;
-}();
-
-}  // namespace
 
 size_t elementCount(const std::vector<uint32_t>& dims) {
   size_t n = 1;

@@ -46,15 +46,15 @@ TEST(WorkEstimateTest, CountsMultiplyAddsOfConvolutionsAndSkipsFoldedOperations)
 
 TEST(WorkEstimateTest, ThresholdFromTheEnvironment) {
   unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "0", 1);
   EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);
+  setenv("ANNRT_PARALLEL_MIN_MFLOP", "2.5", 1);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
   setenv("ANNRT_PARALLEL_MIN_MFLOP", "0.75", 1);
   EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.75);
   setenv("ANNRT_PARALLEL_MIN_MFLOP", "lots", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);  // ignored, with a warning
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);  // ignored, with a warning
   setenv("ANNRT_PARALLEL_MIN_MFLOP", "-1", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
+  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);
   unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
 }
 

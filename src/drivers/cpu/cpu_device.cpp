@@ -61,9 +61,9 @@ class CpuDevice final : public Device {
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
     uint32_t threads = resolveThreadCount(options.numThreads);
-    if (threads > 1) {
+    const double threshold = threads > 1 ? minParallelMflopPerNode() : 0;
+    if (threshold > 0) {
       const WorkEstimate work = estimateWork(*model);
-      const double threshold = minParallelMflopPerNode();
       if (work.mflopPerNode() < threshold) {
         ANNRT_VLOG(DRIVER,
                    "annrt-cpu: {:.1f} MFLOP over {} nodes ({:.2f} per node, under {}): one "

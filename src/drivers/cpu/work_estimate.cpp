@@ -9,7 +9,7 @@
 namespace annrt::cpu {
 namespace {
 
-constexpr double kDefaultMinParallelMflopPerNode = 2.5;
+constexpr double kDefaultMinParallelMflopPerNode = 0;
 
 // Multiply-adds per output element of the operations dominated by them.
 double macsPerOutput(const Model& model, const Operation& op) {

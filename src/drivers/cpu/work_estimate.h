@@ -1,14 +1,18 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// How much arithmetic a partition does per XNNPACK node, to decide whether
-// running it on several threads pays. Each node XNNPACK parallelizes costs a
-// hand-off to the pool and a barrier; with Debian's pthreadpool (2021) and
-// XNNPACK (2022) on the 2-vCPU development VM, partitions averaging under
-// about 1.5 MFLOP per node ran slower on 2 threads than on 1 (face detection
-// 0.85 -> 1.1 ms, selfie segmentation 2.0 -> 3.1 ms) while those from 3 MFLOP
-// per node up ran faster (hand_landmark_full 5.6 -> 4.1 ms, pose_landmark_full
-// 11.6 -> 9.9 ms); see bench/model_table.sh.
+// How much arithmetic a partition does per XNNPACK node, for hosts where
+// running small nodes on several threads does not pay. Each node XNNPACK
+// parallelizes costs a hand-off to the pool and a barrier (about 1.5 us with
+// Debian's pthreadpool when the other core is free). By default annrt-cpu uses
+// the threads it is asked for, as TFLite does: on the quiet 2-vCPU development
+// VM every default model ran faster on 2 threads than on 1 (face detection
+// 0.84 -> 0.61 ms, selfie segmentation 2.0 -> 1.4 ms, pose_landmark_full
+// 11.5 -> 6.7 ms; bench/model_table.sh). When the host was contended (another
+// guest on the second vCPU's core), partitions under about 1.5 MFLOP per node
+// ran slower on 2 threads (face detection 0.85 -> 1.1 ms, selfie segmentation
+// 2.0 -> 3.1 ms) while larger ones still gained; ANNRT_PARALLEL_MIN_MFLOP sets
+// a threshold for such hosts.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +30,8 @@ struct WorkEstimate {
 WorkEstimate estimateWork(const Model& model);
 
 // Below this many MFLOP per node a partition runs on one thread whatever
-// thread count was asked for; ANNRT_PARALLEL_MIN_MFLOP overrides it (0: always
-// use the threads asked for).
+// thread count was asked for: ANNRT_PARALLEL_MIN_MFLOP, 0 (always use the
+// threads asked for) when it is unset.
 double minParallelMflopPerNode();
 
 }  // namespace annrt::cpu
