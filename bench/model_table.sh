@@ -4,7 +4,10 @@
 #
 # annrt-cpu on every default model at 1 and 2 threads, nnapi-reference beside
 # it, and memory, as one markdown table. Each model's runs follow each other,
-# so the ratios compare runs minutes apart on the same machine state.
+# so the ratios compare runs minutes apart on the same machine state. Before
+# and after the table, annrt_thread_handoff_bench says what a second thread
+# was worth on the host (a 2-vCPU VM's second core comes and goes with the
+# host's load), so the 2-thread column can be read against it.
 #
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
 # Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference).
@@ -38,6 +41,18 @@ run() {
     END { printf "%.3f %.1f %.1f %.1f %.1f", avg, init, first, overall, peak }'
 }
 
+# host_check WHEN -> one line: serial and 2-thread times of two equal tasks
+host_check() {
+  local bench="$build/bench/annrt_thread_handoff_bench"
+  [ -x "$bench" ] || { echo "host check $1: $bench is not built"; return; }
+  "$bench" --benchmark_format=csv 2>/dev/null | awk -F, -v when="$1" '
+    /BM_Serial/ { serial = $3 / 1000 }
+    /BM_TwoThreadPool/ { pool = $3 / 1000 }
+    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx)\n", when, serial, pool, serial / pool }'
+}
+
+host_check before
+echo
 echo "| model | annrt-cpu 1 thr (ms) | 2 thr (ms) | nnapi-reference (ms) | TFLite 1 / 2 thr (ms, issue) | ratio 1 / 2 thr | init + first, 1 thr (ms) | memory overall / peak, 1 thr (MB) | TFLite memory (MB, issue) |"
 echo "|---|---|---|---|---|---|---|---|---|"
 while read -r model tflite1 tflite2 tflite_mem; do
@@ -54,3 +69,5 @@ while read -r model tflite1 tflite2 tflite_mem; do
   startup="$(awk -v i="$init1" -v f="$first1" 'BEGIN { printf "%.0f + %.0f", i, f }')"
   echo "| $model | $avg1 | $avg2 | $reference | $tflite1 / $tflite2 | $ratio1 / $ratio2 | $startup | $overall1 / $peak1 | $tflite_mem |"
 done <"$root/bench/tflite_figures.tsv"
+echo
+host_check after
