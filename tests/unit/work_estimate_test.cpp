@@ -1,8 +1,8 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// annrt-cpu's work estimate, which decides whether a partition is worth
-// running on several threads.
+// annrt-cpu's work estimate, which decides which operations are worth
+// handing to the thread pool.
 #include "drivers/cpu/work_estimate.h"
 
 #include <gtest/gtest.h>
@@ -37,25 +37,28 @@ TEST(WorkEstimateTest, CountsMultiplyAddsOfConvolutionsAndSkipsFoldedOperations)
       {OperationType::RESHAPE, {depthwise}, {flat}},
       {OperationType::LOGISTIC, {flat}, {logistic}},
   };
-  const WorkEstimate work = estimateWork(model);
-  EXPECT_EQ(work.nodes, 3u);  // CAST and RESHAPE fold away
-  const double expected = 2.0 * (8 * 8 * 16) * (3 * 3 * 4) + 2.0 * (4 * 4 * 16) * (5 * 5) + 256;
-  EXPECT_DOUBLE_EQ(work.mflop * 1e6, expected);
-  EXPECT_DOUBLE_EQ(work.mflopPerNode(), work.mflop / 3);
+  const auto& ops = model.main.operations;
+  EXPECT_EQ(operationMflop(model, ops[0]), 0.0);  // folded
+  EXPECT_DOUBLE_EQ(operationMflop(model, ops[1]) * 1e6, 2.0 * (8 * 8 * 16) * (3 * 3 * 4));
+  EXPECT_DOUBLE_EQ(operationMflop(model, ops[2]) * 1e6, 2.0 * (4 * 4 * 16) * (5 * 5));
+  EXPECT_EQ(operationMflop(model, ops[3]), 0.0);  // a reshape is no node
+  EXPECT_DOUBLE_EQ(operationMflop(model, ops[4]) * 1e6, 256.0);
 }
 
 TEST(WorkEstimateTest, ThresholdFromTheEnvironment) {
-  unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "2.5", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 2.5);
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "0.75", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.75);
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "lots", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);  // ignored, with a warning
-  setenv("ANNRT_PARALLEL_MIN_MFLOP", "-1", 1);
-  EXPECT_DOUBLE_EQ(minParallelMflopPerNode(), 0.0);
-  unsetenv("ANNRT_PARALLEL_MIN_MFLOP");
+  unsetenv("ANNRT_CPU_HANDOFF_US");
+  EXPECT_DOUBLE_EQ(handOffMicros(), kDefaultHandOffMicros);
+  setenv("ANNRT_CPU_HANDOFF_US", "0", 1);
+  EXPECT_DOUBLE_EQ(handOffMicros(), 0.0);
+  setenv("ANNRT_CPU_HANDOFF_US", "2.5", 1);
+  EXPECT_DOUBLE_EQ(handOffMicros(), 2.5);
+  setenv("ANNRT_CPU_HANDOFF_US", "0.75", 1);
+  EXPECT_DOUBLE_EQ(handOffMicros(), 0.75);
+  setenv("ANNRT_CPU_HANDOFF_US", "lots", 1);
+  EXPECT_DOUBLE_EQ(handOffMicros(), kDefaultHandOffMicros);  // ignored, with a warning
+  setenv("ANNRT_CPU_HANDOFF_US", "-1", 1);
+  EXPECT_DOUBLE_EQ(handOffMicros(), kDefaultHandOffMicros);
+  unsetenv("ANNRT_CPU_HANDOFF_US");
 }
 
 }  // namespace

@@ -3,9 +3,10 @@
 #include "drivers/cpu/cpu_device.h"
 
 #include "common/log.h"
-#include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/cpu_prepared_model.h"
 #include "drivers/cpu/op_lowering.h"
+#include "drivers/cpu/stage_plan.h"
+#include "drivers/cpu/staged_graph.h"
 #include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
@@ -24,6 +25,26 @@ Capabilities cpuCapabilities() {
     caps.operandPerformance[type] = kFast;
   }
   return caps;
+}
+
+void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t threads) {
+  if (!vlogEnabled(LogArea::DRIVER)) return;
+  if (plan.size() == 1) {
+    ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
+               model.main.operations.size(), threads);
+    return;
+  }
+  std::string stages;
+  for (const PlannedStage& stage : plan) {
+    stages += fmt::format("{}operations {}-{} on {} thread{}", stages.empty() ? "" : ", ",
+                          stage.operations.front(), stage.operations.back(),
+                          stage.threaded ? threads : 1, stage.threaded ? "s" : "");
+  }
+  ANNRT_VLOG(
+      DRIVER,
+      "annrt-cpu: compiling {} operations in {} stages (hand-off to the pool estimated at {} us, "
+      "ANNRT_CPU_HANDOFF_US): {}",
+      model.main.operations.size(), plan.size(), handOffMicros(), stages);
 }
 
 class CpuDevice final : public Device {
@@ -60,22 +81,13 @@ class CpuDevice final : public Device {
 
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
-    uint32_t threads = resolveThreadCount(options.numThreads);
-    const double threshold = threads > 1 ? minParallelMflopPerNode() : 0;
-    if (threshold > 0) {
-      const WorkEstimate work = estimateWork(*model);
-      if (work.mflopPerNode() < threshold) {
-        ANNRT_VLOG(DRIVER,
-                   "annrt-cpu: {:.1f} MFLOP over {} nodes ({:.2f} per node, under {}): one "
-                   "thread instead of {} (ANNRT_PARALLEL_MIN_MFLOP)",
-                   work.mflop, work.nodes, work.mflopPerNode(), threshold, threads);
-        threads = 1;
-      }
-    }
-    ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
-               model->main.operations.size(), threads);
-    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,
-                           CompiledGraph::compile(std::move(model), sharedThreadPool(threads)));
+    const uint32_t threads = resolveThreadCount(options.numThreads);
+    // One thread: one stage, with no pool.
+    std::vector<PlannedStage> plan = planStages(*model, threads > 1 ? handOffMicros() : 0);
+    logPlan(*model, plan, threads);
+    ANNRT_ASSIGN_OR_RETURN(
+        std::unique_ptr<StagedGraph> graph,
+        StagedGraph::compile(std::move(model), std::move(plan), sharedThreadPool(threads)));
     return std::shared_ptr<PreparedModel>(std::make_shared<CpuPreparedModel>(std::move(graph)));
   }
 

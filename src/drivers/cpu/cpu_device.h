@@ -3,7 +3,8 @@
 //
 // annrt-cpu: a multi-threaded CPU device on XNNPACK. It claims the float32
 // NHWC operations it can lower with fully known shapes and constant weights,
-// and compiles each partition into one XNNPACK runtime.
+// and compiles each partition into XNNPACK runtimes: one, or with several
+// threads one per stage (stage_plan.h).
 #pragma once
 
 #include <memory>

@@ -48,8 +48,7 @@ Result<void> CpuPreparedModel::runProfiled(const std::vector<const void*>& input
                                            const std::vector<void*>& outputs,
                                            std::vector<uint64_t>& operationNs) {
   if (profiler_ == nullptr) {
-    ANNRT_ASSIGN_OR_RETURN(profiler_,
-                           OperationProfiler::create(graph_->sharedModel(), graph_->pool()));
+    ANNRT_ASSIGN_OR_RETURN(profiler_, OperationProfiler::create(*graph_));
   }
   return profiler_->run(inputs, outputs, operationNs);
 }

@@ -2,21 +2,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // annrt-cpu's PreparedModel: checks a request against the compiled graph's
-// static shapes, stages the inputs and runs the XNNPACK runtime.
+// static shapes and runs its XNNPACK runtimes.
 #pragma once
 
 #include <memory>
 #include <mutex>
 
 #include "common/device.h"
-#include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/operation_profiler.h"
+#include "drivers/cpu/staged_graph.h"
 
 namespace annrt::cpu {
 
 class CpuPreparedModel final : public PreparedModel {
  public:
-  explicit CpuPreparedModel(std::unique_ptr<CompiledGraph> graph) : graph_(std::move(graph)) {}
+  explicit CpuPreparedModel(std::unique_ptr<StagedGraph> graph) : graph_(std::move(graph)) {}
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
 
  private:
@@ -25,8 +25,8 @@ class CpuPreparedModel final : public PreparedModel {
   Result<void> runProfiled(const std::vector<const void*>& inputs,
                            const std::vector<void*>& outputs, std::vector<uint64_t>& operationNs);
 
-  std::mutex mutex_;  // one XNNPACK runtime: executions take turns
-  std::unique_ptr<CompiledGraph> graph_;
+  std::mutex mutex_;  // one XNNPACK runtime per stage: executions take turns
+  std::unique_ptr<StagedGraph> graph_;
   std::unique_ptr<OperationProfiler> profiler_;  // built by the first profiled execution
 };
 

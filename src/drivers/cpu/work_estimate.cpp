@@ -9,8 +9,6 @@
 namespace annrt::cpu {
 namespace {
 
-constexpr double kDefaultMinParallelMflopPerNode = 0;
-
 // Multiply-adds per output element of the operations dominated by them.
 double macsPerOutput(const Model& model, const Operation& op) {
   const auto& operands = model.main.operands;
@@ -43,27 +41,36 @@ bool becomesNode(OperationType type) {
 
 }  // namespace
 
-WorkEstimate estimateWork(const Model& model) {
-  WorkEstimate estimate;
-  for (const Operation& op : model.main.operations) {
-    if (!becomesNode(op.type) || op.outputs.empty()) continue;
-    ++estimate.nodes;
-    const double outputs =
-        static_cast<double>(elementCount(model.main.operands[op.outputs[0]].shape));
-    const double macs = macsPerOutput(model, op);
-    estimate.mflop += (macs > 0 ? 2 * macs * outputs : outputs) / 1e6;
-  }
-  return estimate;
+double operationMflop(const Model& model, const Operation& op) {
+  if (!becomesNode(op.type) || op.outputs.empty()) return 0;
+  const double outputs =
+      static_cast<double>(elementCount(model.main.operands[op.outputs[0]].shape));
+  const double macs = macsPerOutput(model, op);
+  return (macs > 0 ? 2 * macs * outputs : outputs) / 1e6;
 }
 
-double minParallelMflopPerNode() {
-  const char* value = std::getenv("ANNRT_PARALLEL_MIN_MFLOP");
-  if (value == nullptr || *value == '\0') return kDefaultMinParallelMflopPerNode;
+double operationMicros(const Model& model, const Operation& op) {
+  constexpr double kConvolutionMflopPerUs = 0.1, kDepthwiseMflopPerUs = 0.02;
+  constexpr double kElementsPerUs = 7000;
+  const double mflop = operationMflop(model, op);
+  switch (op.type) {
+    case OperationType::CONV_2D:
+    case OperationType::GROUPED_CONV_2D:
+    case OperationType::TRANSPOSE_CONV_2D:
+    case OperationType::FULLY_CONNECTED: return mflop / kConvolutionMflopPerUs;
+    case OperationType::DEPTHWISE_CONV_2D: return mflop / kDepthwiseMflopPerUs;
+    default: return mflop * 1e6 / kElementsPerUs;  // mflop counts output elements
+  }
+}
+
+double handOffMicros() {
+  const char* value = std::getenv("ANNRT_CPU_HANDOFF_US");
+  if (value == nullptr || *value == '\0') return kDefaultHandOffMicros;
   char* end = nullptr;
   const double parsed = std::strtod(value, &end);
   if (*end != '\0' || !(parsed >= 0)) {
-    logWarning("ignoring ANNRT_PARALLEL_MIN_MFLOP={}: not a non-negative number", value);
-    return kDefaultMinParallelMflopPerNode;
+    logWarning("ignoring ANNRT_CPU_HANDOFF_US={}: not a non-negative number", value);
+    return kDefaultHandOffMicros;
   }
   return parsed;
 }

@@ -1,37 +1,35 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// How much arithmetic a partition does per XNNPACK node, for hosts where
-// running small nodes on several threads does not pay. Each node XNNPACK
-// parallelizes costs a hand-off to the pool and a barrier (about 1.5 us with
-// Debian's pthreadpool when the other core is free). By default annrt-cpu uses
-// the threads it is asked for, as TFLite does: on the quiet 2-vCPU development
-// VM every default model ran faster on 2 threads than on 1 (face detection
-// 0.84 -> 0.61 ms, selfie segmentation 2.0 -> 1.4 ms, pose_landmark_full
-// 11.5 -> 6.7 ms; bench/model_table.sh). When the host was contended (another
-// guest on the second vCPU's core), partitions under about 1.5 MFLOP per node
-// ran slower on 2 threads (face detection 0.85 -> 1.1 ms, selfie segmentation
-// 2.0 -> 3.1 ms) while larger ones still gained; ANNRT_PARALLEL_MIN_MFLOP sets
-// a threshold for such hosts.
+// How long an operation takes on one core, roughly, to decide which
+// operations are worth handing to the thread pool (stage_plan.h). Rates are
+// those of XNNPACK's kernels on the 2-vCPU development VM (AMD Zen 5,
+// `--enable_op_profiling` on the default models): convolutions and fully
+// connected layers about 100 MFLOP/ms, depthwise convolutions about 20 (they
+// are bound by memory), everything else about 7 million output elements/ms.
+// Only the ratios between operations matter much.
 #pragma once
-
-#include <cstdint>
 
 #include "common/model.h"
 
 namespace annrt::cpu {
 
-struct WorkEstimate {
-  double mflop = 0;    // multiply-adds count 2; other operations 1 per output element
-  uint32_t nodes = 0;  // operations that become XNNPACK nodes
-  double mflopPerNode() const { return nodes == 0 ? 0 : mflop / nodes; }
-};
+// MFLOP of one operation: multiply-adds count 2, other operations 1 per
+// output element; 0 for those that are not XNNPACK nodes of their own
+// (folded float16 casts, reshapes).
+double operationMflop(const Model& model, const Operation& op);
 
-WorkEstimate estimateWork(const Model& model);
+// Estimated microseconds of one operation on one thread.
+double operationMicros(const Model& model, const Operation& op);
 
-// Below this many MFLOP per node a partition runs on one thread whatever
-// thread count was asked for: ANNRT_PARALLEL_MIN_MFLOP, 0 (always use the
-// threads asked for) when it is unset.
-double minParallelMflopPerNode();
+// What handing one node to the thread pool costs, in microseconds: the
+// hand-off and the barrier after it. About 1.5 us with Debian's pthreadpool
+// when the other core is free; 4-6 us on the development VM when its host
+// was busy, when nodes of a few microseconds (the ADDs, PADs and small
+// convolutions of face detection) took 2-3 times longer on 2 threads than on
+// 1. ANNRT_CPU_HANDOFF_US, else kDefaultHandOffMicros; 0 hands every node to
+// the pool.
+inline constexpr double kDefaultHandOffMicros = 3;
+double handOffMicros();
 
 }  // namespace annrt::cpu

@@ -1,0 +1,99 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/stage_plan.h"
+
+#include <array>
+#include <limits>
+#include <unordered_set>
+
+#include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/work_estimate.h"
+
+namespace annrt::cpu {
+namespace {
+
+// XNNPACK fuses these into the node producing their input, or they are no
+// node at all.
+bool joinsProducer(OperationType type) {
+  switch (type) {
+    case OperationType::RELU:
+    case OperationType::RELU1:
+    case OperationType::RELU6:
+    case OperationType::RESHAPE:
+    case OperationType::SQUEEZE:
+    case OperationType::EXPAND_DIMS: return true;
+    default: return false;
+  }
+}
+
+// The operations stages are made of: all but the folded float16 casts.
+std::vector<uint32_t> stagedOperations(const Model& model) {
+  const Subgraph& main = model.main;
+  const std::unordered_set<uint32_t> outputs(main.outputIndexes.begin(), main.outputIndexes.end());
+  std::vector<uint32_t> operations;
+  for (uint32_t i = 0; i < main.operations.size(); ++i) {
+    const Operation& op = main.operations[i];
+    if (isFoldableHalfCast(model, op) && !outputs.count(op.outputs[0])) continue;
+    operations.push_back(i);
+  }
+  return operations;
+}
+
+constexpr size_t kSerial = 0, kThreaded = 1;
+
+// Whether each operation is threaded in the cheapest plan: a two-state
+// shortest path over the operations, where changing state (a cut) costs
+// kCutMicros and is allowed only where it splits no fusion.
+std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint32_t>& operations,
+                                     double handOffMicros) {
+  const size_t n = operations.size();
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  std::vector<std::array<double, 2>> best(n);
+  std::vector<std::array<size_t, 2>> from(n);  // state of the previous operation
+  for (size_t i = 0; i < n; ++i) {
+    const Operation& op = model.main.operations[operations[i]];
+    const double serial = operationMicros(model, op);
+    const bool node = !joinsProducer(op.type) && operationMflop(model, op) > 0;
+    const std::array<double, 2> cost = {serial,
+                                        node ? serial * kThreadedShare + handOffMicros : serial};
+    const bool canCut = i > 0 && !joinsProducer(op.type) &&
+                        model.main.operations[operations[i - 1]].type != OperationType::PAD;
+    for (size_t state : {kSerial, kThreaded}) {
+      if (i == 0) {
+        best[i][state] = cost[state];
+        continue;
+      }
+      const size_t other = 1 - state;
+      const double stay = best[i - 1][state];
+      const double change = canCut ? best[i - 1][other] + kCutMicros : kNever;
+      from[i][state] = stay <= change ? state : other;
+      best[i][state] = std::min(stay, change) + cost[state];
+    }
+  }
+  std::vector<bool> threaded(n);
+  size_t state = best[n - 1][kThreaded] <= best[n - 1][kSerial] ? kThreaded : kSerial;
+  for (size_t i = n; i-- > 0;) {
+    threaded[i] = state == kThreaded;
+    if (i > 0) state = from[i][state];
+  }
+  return threaded;
+}
+
+}  // namespace
+
+std::vector<PlannedStage> planStages(const Model& model, double handOffMicros) {
+  const std::vector<uint32_t> operations = stagedOperations(model);
+  if (operations.empty()) return {};
+  std::vector<bool> threaded(operations.size(), true);
+  if (handOffMicros > 0) threaded = cheapestAssignment(model, operations, handOffMicros);
+  std::vector<PlannedStage> stages;
+  for (size_t i = 0; i < operations.size(); ++i) {
+    if (stages.empty() || stages.back().threaded != threaded[i]) {
+      stages.push_back({{}, threaded[i]});
+    }
+    stages.back().operations.push_back(operations[i]);
+  }
+  return stages;
+}
+
+}  // namespace annrt::cpu

@@ -1,0 +1,38 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Which operations of a partition go to the thread pool. XNNPACK hands every
+// node of a runtime to that runtime's pool, so a partition whose nodes differ
+// widely in size is cut into stages, runs of consecutive operations each
+// compiled into a runtime of its own: threaded stages for the operations
+// with enough work to pay for the hand-off (work_estimate.h), stages on the
+// calling thread for the others. Cuts are kept few, since each one stores a
+// tensor XNNPACK would otherwise have kept in its arena and costs a runtime
+// set-up per run; no cut separates a node from the clamp or pad XNNPACK fuses
+// into it. The plan is the cheapest under a small cost model: an operation
+// costs its estimated time on one thread (work_estimate.h) or, threaded,
+// kThreadedShare of it plus the hand-off; each cut costs kCutMicros.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/model.h"
+
+namespace annrt::cpu {
+
+struct PlannedStage {
+  // Main-model operation indexes, in execution order. Folded float16 CASTs
+  // are in no stage: every stage reading one folds it.
+  std::vector<uint32_t> operations;
+  bool threaded = false;
+};
+
+inline constexpr double kThreadedShare = 0.55;  // 2 threads: a little over half
+inline constexpr double kCutMicros = 10;
+
+// One threaded stage when handOffMicros is 0 (the pool always pays) or
+// every cut costs more than it saves.
+std::vector<PlannedStage> planStages(const Model& model, double handOffMicros);
+
+}  // namespace annrt::cpu

@@ -1,0 +1,153 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/staged_graph.h"
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <unordered_map>
+
+#include "common/device.h"
+#include "common/submodel.h"
+#include "drivers/cpu/lowering_context.h"
+
+namespace annrt::cpu {
+namespace {
+
+// Folded float16 casts by the operand they produce.
+std::unordered_map<uint32_t, uint32_t> foldedCasts(const Model& model) {
+  const Subgraph& main = model.main;
+  std::unordered_map<uint32_t, uint32_t> casts;
+  for (uint32_t i = 0; i < main.operations.size(); ++i) {
+    const Operation& op = main.operations[i];
+    if (!isFoldableHalfCast(model, op)) continue;
+    const bool isOutput = std::find(main.outputIndexes.begin(), main.outputIndexes.end(),
+                                    op.outputs[0]) != main.outputIndexes.end();
+    if (!isOutput) casts[op.outputs[0]] = i;
+  }
+  return casts;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
+                                                          std::vector<PlannedStage> plan,
+                                                          const ThreadPool& pool) {
+  ANNRT_CHECK(!plan.empty(), "annrt-cpu: no stage to compile");
+  std::unique_ptr<StagedGraph> graph(new StagedGraph());
+  graph->model_ = std::move(model);
+  graph->pool_ = pool;
+  const Model& whole = *graph->model_;
+  if (plan.size() == 1) {
+    Stage stage{std::move(plan.front()), nullptr, {}, {}, {}, {}};
+    ANNRT_ASSIGN_OR_RETURN(
+        stage.graph, CompiledGraph::compile(graph->model_, stage.plan.threaded ? pool : nullptr));
+    for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
+      stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
+    }
+    for (size_t i = 0; i < whole.main.outputIndexes.size(); ++i) {
+      stage.writes.push_back({Slot::Kind::MODEL_OUTPUT, i});
+    }
+    stage.inputs.resize(stage.reads.size());
+    stage.outputs.resize(stage.writes.size());
+    graph->stages_.push_back(std::move(stage));
+    return graph;
+  }
+  graph->intermediateOf_.assign(whole.main.operands.size(), -1);
+  // An operand is read outside a stage when a staged operation of another
+  // stage reads it; folded casts go into every stage reading them instead.
+  std::vector<int> stageOf(whole.main.operations.size(), -1);
+  for (size_t s = 0; s < plan.size(); ++s) {
+    for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(s);
+  }
+  for (size_t s = 0; s < plan.size(); ++s) {
+    std::vector<bool> readOutside(whole.main.operands.size(), false);
+    for (size_t op = 0; op < whole.main.operations.size(); ++op) {
+      if (stageOf[op] < 0 || stageOf[op] == static_cast<int>(s)) continue;
+      for (uint32_t input : whole.main.operations[op].inputs) readOutside[input] = true;
+    }
+    ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), readOutside, pool));
+  }
+  return graph;
+}
+
+Result<void> StagedGraph::addStage(PlannedStage plan, const std::vector<bool>& readOutside,
+                                   const ThreadPool& pool) {
+  const Model& whole = *model_;
+  std::vector<uint32_t> operations = plan.operations;
+  const std::unordered_map<uint32_t, uint32_t> casts = foldedCasts(whole);
+  for (uint32_t op : plan.operations) {
+    for (uint32_t input : whole.main.operations[op].inputs) {
+      if (auto cast = casts.find(input); cast != casts.end()) operations.push_back(cast->second);
+    }
+  }
+  std::sort(operations.begin(), operations.end());
+  operations.erase(std::unique(operations.begin(), operations.end()), operations.end());
+  Submodel submodel = extractSubmodel(whole, operations, readOutside);
+  Result<std::unique_ptr<CompiledGraph>> compiled =
+      CompiledGraph::compile(submodel.model, plan.threaded ? pool : nullptr);
+  if (!compiled.ok()) {
+    return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}",
+                     stages_.size(), plan.operations.front(), plan.operations.back(),
+                     compiled.error().message);
+  }
+  Stage stage{std::move(plan), std::move(*compiled), {}, {}, {}, {}};
+  for (uint32_t operand : submodel.inputs) stage.reads.push_back(slotOf(operand));
+  for (uint32_t operand : submodel.outputs) {
+    const auto& outputs = whole.main.outputIndexes;
+    if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
+      // Padded: XNNPACK may read XNN_EXTRA_BYTES past it in a later stage.
+      const size_t bytes = byteSize(whole.main.operands[operand].shape) + XNN_EXTRA_BYTES;
+      std::unique_ptr<uint8_t[]> buffer(new (std::nothrow) uint8_t[bytes]);
+      ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, buffer != nullptr,
+                       "annrt-cpu: cannot allocate {} bytes between stages", bytes);
+      intermediateOf_[operand] = static_cast<int64_t>(intermediates_.size());
+      intermediates_.push_back(std::move(buffer));
+    }
+    stage.writes.push_back(slotOf(operand));
+  }
+  stage.inputs.resize(stage.reads.size());
+  stage.outputs.resize(stage.writes.size());
+  stages_.push_back(std::move(stage));
+  return {};
+}
+
+StagedGraph::Slot StagedGraph::slotOf(uint32_t operand) {
+  const Subgraph& main = model_->main;
+  if (auto in = std::find(main.inputIndexes.begin(), main.inputIndexes.end(), operand);
+      in != main.inputIndexes.end()) {
+    return {Slot::Kind::MODEL_INPUT, static_cast<size_t>(in - main.inputIndexes.begin())};
+  }
+  if (auto out = std::find(main.outputIndexes.begin(), main.outputIndexes.end(), operand);
+      out != main.outputIndexes.end()) {
+    return {Slot::Kind::MODEL_OUTPUT, static_cast<size_t>(out - main.outputIndexes.begin())};
+  }
+  return {Slot::Kind::INTERMEDIATE, static_cast<size_t>(intermediateOf_[operand])};
+}
+
+Result<void> StagedGraph::run(const std::vector<const void*>& inputs,
+                              const std::vector<void*>& outputs, std::vector<uint64_t>* stageNs) {
+  auto address = [&](const Slot& slot) -> void* {
+    switch (slot.kind) {
+      case Slot::Kind::MODEL_INPUT: return const_cast<void*>(inputs[slot.index]);
+      case Slot::Kind::MODEL_OUTPUT: return outputs[slot.index];
+      case Slot::Kind::INTERMEDIATE: return intermediates_[slot.index].get();
+    }
+    return nullptr;
+  };
+  if (stageNs != nullptr) stageNs->assign(stages_.size(), 0);
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    Stage& stage = stages_[s];
+    for (size_t i = 0; i < stage.reads.size(); ++i) stage.inputs[i] = address(stage.reads[i]);
+    for (size_t i = 0; i < stage.writes.size(); ++i) stage.outputs[i] = address(stage.writes[i]);
+    const auto start = Clock::now();
+    ANNRT_RETURN_IF_ERROR(stage.graph->run(stage.inputs, stage.outputs));
+    if (stageNs != nullptr) {
+      (*stageNs)[s] = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    }
+  }
+  return {};
+}
+
+}  // namespace annrt::cpu

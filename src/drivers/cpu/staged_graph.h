@@ -1,0 +1,66 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A partition compiled as a sequence of XNNPACK runtimes, one per stage
+// (stage_plan.h), each with its own thread pool or none. Tensors passed from
+// one stage to a later one live in buffers of their own; everything else is
+// planned by XNNPACK inside its stage. A plan of one stage is the partition
+// compiled whole, with nothing extra.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/model.h"
+#include "common/result.h"
+#include "drivers/cpu/compiled_graph.h"
+#include "drivers/cpu/stage_plan.h"
+
+namespace annrt::cpu {
+
+class StagedGraph {
+ public:
+  // Threaded stages run on `pool`, the others on the calling thread.
+  static Result<std::unique_ptr<StagedGraph>> compile(std::shared_ptr<const Model> model,
+                                                      std::vector<PlannedStage> plan,
+                                                      const ThreadPool& pool);
+
+  const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& sharedModel() const { return model_; }
+  const ThreadPool& pool() const { return pool_; }
+  size_t stageCount() const { return stages_.size(); }
+  const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
+
+  // Runs on the model's inputs, writing its outputs (each large enough);
+  // stageNs, if given, gets each stage's time. Not reentrant.
+  Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
+                   std::vector<uint64_t>* stageNs = nullptr);
+
+ private:
+  // Where a stage reads or writes an operand.
+  struct Slot {
+    enum class Kind { MODEL_INPUT, MODEL_OUTPUT, INTERMEDIATE } kind;
+    size_t index;
+  };
+  struct Stage {
+    PlannedStage plan;
+    std::unique_ptr<CompiledGraph> graph;
+    std::vector<Slot> reads, writes;
+    std::vector<const void*> inputs;  // per-run pointers, kept to avoid allocating
+    std::vector<void*> outputs;
+  };
+
+  StagedGraph() = default;
+  Result<void> addStage(PlannedStage plan, const std::vector<bool>& readOutside,
+                        const ThreadPool& pool);
+  Slot slotOf(uint32_t operand);
+
+  std::shared_ptr<const Model> model_;
+  ThreadPool pool_;
+  std::vector<Stage> stages_;
+  std::vector<std::unique_ptr<uint8_t[]>> intermediates_;
+  std::vector<int64_t> intermediateOf_;  // per operand: index into intermediates_, or -1
+};
+
+}  // namespace annrt::cpu

@@ -1,0 +1,59 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Models for the tests of annrt-cpu's stage plans and staged graphs: a heavy
+// convolution followed by a tail of operations on a tensor 64 times smaller.
+#pragma once
+
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "internal_model.h"
+
+namespace annrt::test {
+
+inline std::vector<float> seededValues(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& value : values) value = distribution(generator);
+  return values;
+}
+
+inline constexpr size_t kHeadElements = size_t{64} * 64 * 16;  // the convolution's output
+inline constexpr size_t kTailElements = size_t{8} * 8 * 16;
+
+// Operations: 0 CONV_2D 3x3 16->16 on 64x64 (RELU; about 19 MFLOP),
+// 1 MAX_POOL_2D 8x8 -> [1,8,8,16], 2 ADD of a constant, 3 LOGISTIC, 4 MUL
+// by the pooled tensor (read two operations after it is made), 5 TANH.
+// Outputs: the convolution's (read again by operation 1) and the TANH's.
+inline std::shared_ptr<const Model> headAndTailModel() {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, 64, 64, 16});
+  const uint32_t conv = m.tensor({1, 64, 64, 16});
+  m.operation(ANEURALNETWORKS_CONV_2D,
+              {input, m.constant({16, 3, 3, 16}, seededValues(16 * 9 * 16, 1)),
+               m.constant({16}, seededValues(16, 2)), m.int32(ANEURALNETWORKS_PADDING_SAME),
+               m.int32(1), m.int32(1), m.int32(ANEURALNETWORKS_FUSED_RELU)},
+              {conv});
+  const uint32_t pooled = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {conv, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(8), m.int32(8), m.int32(8),
+               m.int32(8), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {pooled});
+  const uint32_t added = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_ADD,
+              {pooled, m.constant({16}, seededValues(16, 3)), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {added});
+  const uint32_t logistic = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_LOGISTIC, {added}, {logistic});
+  const uint32_t product = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_MUL, {logistic, pooled, m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {product});
+  const uint32_t tanh = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_TANH, {product}, {tanh});
+  return m.finish({input}, {conv, tanh});
+}
+
+}  // namespace annrt::test

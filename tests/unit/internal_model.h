@@ -1,0 +1,73 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Builds an annrt::Model through the runtime's ModelBuilder (with its
+// validation), for tests of driver internals that take a Model.
+#pragma once
+
+#include <android/NeuralNetworks.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "runtime/model_builder.h"
+
+namespace annrt::test {
+
+class InternalModel {
+ public:
+  uint32_t tensor(const std::vector<uint32_t>& dims,
+                  int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) {
+    const ANeuralNetworksOperandType operand{type, static_cast<uint32_t>(dims.size()), dims.data(),
+                                             0.0f, 0};
+    EXPECT_TRUE(builder_.addOperand(operand).ok());
+    return next_++;
+  }
+  uint32_t constant(const std::vector<uint32_t>& dims, const std::vector<float>& values) {
+    std::vector<uint8_t> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return constantBytes(dims, ANEURALNETWORKS_TENSOR_FLOAT32, std::move(bytes));
+  }
+  // A constant of any tensor type from its raw bytes.
+  // Values over 128 bytes are read at finish, as NNAPI specifies: kept here.
+  uint32_t constantBytes(const std::vector<uint32_t>& dims, int32_t type,
+                         std::vector<uint8_t> bytes) {
+    const uint32_t index = tensor(dims, type);
+    const std::vector<uint8_t>& kept = values_.emplace_back(std::move(bytes));
+    EXPECT_TRUE(
+        builder_.setOperandValue(static_cast<int32_t>(index), kept.data(), kept.size()).ok());
+    return index;
+  }
+  uint32_t int32(int32_t value) {
+    const ANeuralNetworksOperandType operand{ANEURALNETWORKS_INT32, 0, nullptr, 0.0f, 0};
+    EXPECT_TRUE(builder_.addOperand(operand).ok());
+    EXPECT_TRUE(builder_.setOperandValue(static_cast<int32_t>(next_), &value, sizeof value).ok());
+    return next_++;
+  }
+  void operation(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
+                 const std::vector<uint32_t>& outputs) {
+    EXPECT_TRUE(builder_
+                    .addOperation(type, static_cast<uint32_t>(inputs.size()), inputs.data(),
+                                  static_cast<uint32_t>(outputs.size()), outputs.data())
+                    .ok());
+  }
+  std::shared_ptr<const Model> finish(const std::vector<uint32_t>& inputs,
+                                      const std::vector<uint32_t>& outputs) {
+    EXPECT_TRUE(builder_
+                    .identifyInputsAndOutputs(static_cast<uint32_t>(inputs.size()), inputs.data(),
+                                              static_cast<uint32_t>(outputs.size()), outputs.data())
+                    .ok());
+    EXPECT_TRUE(builder_.finish().ok());
+    return builder_.model();
+  }
+
+ private:
+  runtime::ModelBuilder builder_;
+  std::deque<std::vector<uint8_t>> values_;
+  uint32_t next_ = 0;
+};
+
+}  // namespace annrt::test

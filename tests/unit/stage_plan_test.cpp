@@ -1,0 +1,103 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's stage plans: which operations go to the thread pool, and that
+// no cut separates what XNNPACK fuses.
+#include "drivers/cpu/stage_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cpu_test_models.h"
+
+namespace annrt::cpu {
+namespace {
+
+using test::InternalModel;
+using test::seededValues;
+
+std::vector<uint32_t> range(uint32_t first, uint32_t last) {
+  std::vector<uint32_t> values;
+  for (uint32_t i = first; i <= last; ++i) values.push_back(i);
+  return values;
+}
+
+TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
+  const auto model = test::headAndTailModel();
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].operations, range(0, 0));
+  EXPECT_TRUE(plan[0].threaded);
+  EXPECT_EQ(plan[1].operations, range(1, 5));
+  EXPECT_FALSE(plan[1].threaded);
+}
+
+TEST(StagePlanTest, FreeHandOffMeansOneThreadedStage) {
+  const auto model = test::headAndTailModel();
+  const std::vector<PlannedStage> plan = planStages(*model, 0.0);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].operations, range(0, 5));
+  EXPECT_TRUE(plan[0].threaded);
+}
+
+TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, 8, 8, 16});
+  const uint32_t logistic = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_LOGISTIC, {input}, {logistic});
+  const uint32_t tanh = m.tensor({1, 8, 8, 16});
+  m.operation(ANEURALNETWORKS_TANH, {logistic}, {tanh});
+  const auto model = m.finish({input}, {tanh});
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_FALSE(plan[0].threaded);
+}
+
+// With a costly hand-off the PAD and the RELU alone would run on the calling
+// thread, but XNNPACK fuses them into the convolution, so they stay with it.
+// The float16 filter's CAST is folded: it is in no stage.
+TEST(StagePlanTest, KeepsFusedPadsAndClampsWithTheirConvolutionAndLeavesOutFoldedCasts) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, 62, 62, 16});
+  const uint32_t padded = m.tensor({1, 64, 64, 16});
+  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
+  std::vector<uint8_t> paddingBytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(paddingBytes.data(), paddings.data(), paddingBytes.size());
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, paddingBytes)},
+              {padded});
+  const std::vector<uint8_t> halfFilter(size_t{16} * 3 * 3 * 16 * 2, 0x3c);  // 1.0586 as float16
+  const uint32_t filter = m.tensor({16, 3, 3, 16});
+  m.operation(ANEURALNETWORKS_CAST,
+              {m.constantBytes({16, 3, 3, 16}, ANEURALNETWORKS_TENSOR_FLOAT16, halfFilter)},
+              {filter});
+  const uint32_t conv = m.tensor({1, 62, 62, 16});
+  m.operation(ANEURALNETWORKS_CONV_2D,
+              {padded, filter, m.constant({16}, seededValues(16, 2)),
+               m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
+               m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {conv});
+  const uint32_t relu = m.tensor({1, 62, 62, 16});
+  m.operation(ANEURALNETWORKS_RELU, {conv}, {relu});
+  uint32_t x = m.tensor({1, 1, 1, 16});
+  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {relu, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(62), m.int32(62), m.int32(62),
+               m.int32(62), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {x});
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t next = m.tensor({1, 1, 1, 16});
+    m.operation(i % 2 ? ANEURALNETWORKS_TANH : ANEURALNETWORKS_LOGISTIC, {x}, {next});
+    x = next;
+  }
+  const auto model = m.finish({input}, {x});
+  const std::vector<PlannedStage> plan = planStages(*model, 8.0);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 2, 3}));  // PAD, CONV_2D, RELU
+  EXPECT_TRUE(plan[0].threaded);
+  EXPECT_EQ(plan[1].operations, range(4, 8));
+  EXPECT_FALSE(plan[1].threaded);
+}
+
+}  // namespace
+}  // namespace annrt::cpu

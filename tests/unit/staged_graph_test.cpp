@@ -1,0 +1,84 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's staged graphs: however a partition is cut into stages, and
+// whichever stages are threaded, it computes what the partition compiled
+// whole computes, to the bit (same kernels, same order of arithmetic).
+#include "drivers/cpu/staged_graph.h"
+
+#include <gtest/gtest.h>
+
+#include "cpu_test_models.h"
+#include "drivers/cpu/operation_profiler.h"
+
+namespace annrt::cpu {
+namespace {
+
+struct Outputs {
+  std::vector<float> conv = std::vector<float>(test::kHeadElements);
+  std::vector<float> tanh = std::vector<float>(test::kTailElements);
+};
+
+Outputs run(StagedGraph& graph, const std::vector<float>& input) {
+  Outputs outputs;
+  const Result<void> ran = graph.run({input.data()}, {outputs.conv.data(), outputs.tanh.data()});
+  EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
+  return outputs;
+}
+
+std::unique_ptr<StagedGraph> compile(std::vector<PlannedStage> plan) {
+  Result<std::unique_ptr<StagedGraph>> graph =
+      StagedGraph::compile(test::headAndTailModel(), std::move(plan), sharedThreadPool(2));
+  EXPECT_TRUE(graph.ok()) << (graph.ok() ? "" : graph.error().message);
+  return graph.ok() ? std::move(*graph) : nullptr;
+}
+
+TEST(StagedGraphTest, StagesComputeWhatTheWholePartitionComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::vector<float> input = test::seededValues(test::kHeadElements, 7);
+  auto whole = compile({{{0, 1, 2, 3, 4, 5}, true}});
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(whole->stageCount(), 1u);
+  const Outputs expected = run(*whole, input);
+
+  // Threaded, serial, threaded: the convolution's output (a model output)
+  // and the pooled tensor (made in stage 1, read in stage 2) cross stages.
+  auto staged = compile({{{0}, true}, {{1, 2, 3}, false}, {{4, 5}, true}});
+  ASSERT_NE(staged, nullptr);
+  EXPECT_EQ(staged->stageCount(), 3u);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    const Outputs outputs = run(*staged, input);
+    EXPECT_EQ(outputs.conv, expected.conv);
+    EXPECT_EQ(outputs.tanh, expected.tanh);
+  }
+
+  // And the plan the cost model makes.
+  auto planned = compile(planStages(*test::headAndTailModel(), 3.0));
+  ASSERT_NE(planned, nullptr);
+  EXPECT_EQ(planned->stageCount(), 2u);
+  const Outputs fromPlan = run(*planned, input);
+  EXPECT_EQ(fromPlan.conv, expected.conv);
+  EXPECT_EQ(fromPlan.tanh, expected.tanh);
+}
+
+TEST(StagedGraphTest, ProfilerTimesEveryOperationOfEveryStage) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  auto staged = compile({{{0}, true}, {{1, 2, 3, 4, 5}, false}});
+  ASSERT_NE(staged, nullptr);
+  Result<std::unique_ptr<OperationProfiler>> profiler = OperationProfiler::create(*staged);
+  ASSERT_TRUE(profiler.ok()) << profiler.error().message;
+  const std::vector<float> input = test::seededValues(test::kHeadElements, 7);
+  Outputs profiled;
+  std::vector<uint64_t> operationNs;
+  ASSERT_TRUE((*profiler)
+                  ->run({input.data()}, {profiled.conv.data(), profiled.tanh.data()}, operationNs)
+                  .ok());
+  ASSERT_EQ(operationNs.size(), 6u);
+  for (uint64_t ns : operationNs) EXPECT_GT(ns, 0u);
+  const Outputs expected = run(*staged, input);
+  EXPECT_EQ(profiled.conv, expected.conv);
+  EXPECT_EQ(profiled.tanh, expected.tanh);
+}
+
+}  // namespace
+}  // namespace annrt::cpu
