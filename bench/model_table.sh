@@ -48,7 +48,8 @@ host_check() {
   "$bench" --benchmark_format=csv 2>/dev/null | awk -F, -v when="$1" '
     /BM_Serial/ { serial = $3 / 1000 }
     /BM_TwoThreadPool/ { pool = $3 / 1000 }
-    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx)\n", when, serial, pool, serial / pool }'
+    /BM_HandOffAfterSerialWork/ { handoff = $3 / 1000 }
+    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx); a hand-off after 50 us on one thread takes %.1f us\n", when, serial, pool, serial / pool, handoff }'
 }
 
 host_check before

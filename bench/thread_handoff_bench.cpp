@@ -1,18 +1,25 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// What the host gives a second thread right now: two equal tasks (about 25 us
-// of arithmetic each) run one after the other on one thread, and handed to a
-// two-thread pthreadpool, the pool annrt-cpu's XNNPACK runtimes use. On an
-// idle 2-core machine the pool takes a little over half the serial time; when
-// the host time-slices the second vCPU with other guests it takes as long or
-// longer, and so does every threaded model. bench/model_table.sh runs this
-// beside its table so its 2-thread column can be read against it.
+// What the host gives a second thread right now, measured on a two-thread
+// pthreadpool (the pool annrt-cpu's XNNPACK runtimes use):
+// - BM_Serial / BM_TwoThreadPool: two equal tasks (about 23 us of arithmetic
+//   each) one after the other, and handed to the pool. On a 2-core machine
+//   the pool takes a little over half the serial time.
+// - BM_HandOffAfterSerialWork: two 1 us tasks handed to the pool right after
+//   the calling thread worked alone for 50 us, as after a stage that runs on
+//   the calling thread. A few microseconds when the worker's core is there;
+//   on a VM whose host has taken the second vCPU away meanwhile, the pool's
+//   barrier waits until the host gives it back (hundreds of microseconds to
+//   milliseconds), and every threaded model slows down with it.
+// bench/model_table.sh runs this beside its table so its 2-thread column can
+// be read against it.
 //
 //   build/bench/annrt_thread_handoff_bench
 #include <benchmark/benchmark.h>
 #include <pthreadpool.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -54,6 +61,33 @@ void BM_TwoThreadPool(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TwoThreadPool)->UseRealTime();
+
+void spin(uint32_t steps) {
+  uint64_t state = steps;
+  for (uint32_t step = 0; step < steps; ++step) state = state * 6364136223846793005ull + 1;
+  benchmark::DoNotOptimize(state);
+}
+
+void shortTask(void* /*context*/, size_t /*index*/) {
+  spin(kStepsPerTask / 25);
+}
+
+void BM_HandOffAfterSerialWork(benchmark::State& state) {
+  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
+                                                                    pthreadpool_destroy);
+  if (pool == nullptr) {
+    state.SkipWithError("pthreadpool_create failed");
+    return;
+  }
+  for (auto _ : state) {
+    spin(kStepsPerTask * 2);  // about 50 us alone
+    const auto start = std::chrono::steady_clock::now();
+    pthreadpool_parallelize_1d(pool.get(), shortTask, nullptr, kTasks, 0);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+}
+BENCHMARK(BM_HandOffAfterSerialWork)->UseManualTime();
 
 }  // namespace
 
