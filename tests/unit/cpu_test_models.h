@@ -5,6 +5,7 @@
 // convolution followed by a tail of operations on a tensor 64 times smaller.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <random>
 #include <vector>
@@ -54,6 +55,45 @@ inline std::shared_ptr<const Model> headAndTailModel() {
   const uint32_t tanh = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_TANH, {product}, {tanh});
   return m.finish({input}, {conv, tanh});
+}
+
+// Operations: 0 PAD of height and width by 1 ([1,62,62,16] -> [1,64,64,16]),
+// 1 CAST of a float16 filter, 2 CONV_2D 3x3 VALID (about 18 MFLOP), 3 RELU,
+// 4 MAX_POOL_2D to [1,1,1,16], then 5-8 LOGISTIC and TANH by turns.
+inline std::shared_ptr<const Model> padConvReluModel() {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, 62, 62, 16});
+  const uint32_t padded = m.tensor({1, 64, 64, 16});
+  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
+  std::vector<uint8_t> paddingBytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(paddingBytes.data(), paddings.data(), paddingBytes.size());
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, paddingBytes)},
+              {padded});
+  const std::vector<uint8_t> halfFilter(size_t{16} * 3 * 3 * 16 * 2, 0x3c);  // 1.0586 as float16
+  const uint32_t filter = m.tensor({16, 3, 3, 16});
+  m.operation(ANEURALNETWORKS_CAST,
+              {m.constantBytes({16, 3, 3, 16}, ANEURALNETWORKS_TENSOR_FLOAT16, halfFilter)},
+              {filter});
+  const uint32_t conv = m.tensor({1, 62, 62, 16});
+  m.operation(ANEURALNETWORKS_CONV_2D,
+              {padded, filter, m.constant({16}, seededValues(16, 2)),
+               m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
+               m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {conv});
+  const uint32_t relu = m.tensor({1, 62, 62, 16});
+  m.operation(ANEURALNETWORKS_RELU, {conv}, {relu});
+  uint32_t x = m.tensor({1, 1, 1, 16});
+  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {relu, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(62), m.int32(62), m.int32(62),
+               m.int32(62), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {x});
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t next = m.tensor({1, 1, 1, 16});
+    m.operation(i % 2 ? ANEURALNETWORKS_TANH : ANEURALNETWORKS_LOGISTIC, {x}, {next});
+    x = next;
+  }
+  return m.finish({input}, {x});
 }
 
 }  // namespace annrt::test

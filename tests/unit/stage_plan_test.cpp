@@ -7,15 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "cpu_test_models.h"
 
 namespace annrt::cpu {
 namespace {
 
 using test::InternalModel;
-using test::seededValues;
 
 std::vector<uint32_t> range(uint32_t first, uint32_t last) {
   std::vector<uint32_t> values;
@@ -58,39 +55,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
 // thread, but XNNPACK fuses them into the convolution, so they stay with it.
 // The float16 filter's CAST is folded: it is in no stage.
 TEST(StagePlanTest, KeepsFusedPadsAndClampsWithTheirConvolutionAndLeavesOutFoldedCasts) {
-  InternalModel m;
-  const uint32_t input = m.tensor({1, 62, 62, 16});
-  const uint32_t padded = m.tensor({1, 64, 64, 16});
-  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
-  std::vector<uint8_t> paddingBytes(paddings.size() * sizeof(int32_t));
-  std::memcpy(paddingBytes.data(), paddings.data(), paddingBytes.size());
-  m.operation(ANEURALNETWORKS_PAD,
-              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, paddingBytes)},
-              {padded});
-  const std::vector<uint8_t> halfFilter(size_t{16} * 3 * 3 * 16 * 2, 0x3c);  // 1.0586 as float16
-  const uint32_t filter = m.tensor({16, 3, 3, 16});
-  m.operation(ANEURALNETWORKS_CAST,
-              {m.constantBytes({16, 3, 3, 16}, ANEURALNETWORKS_TENSOR_FLOAT16, halfFilter)},
-              {filter});
-  const uint32_t conv = m.tensor({1, 62, 62, 16});
-  m.operation(ANEURALNETWORKS_CONV_2D,
-              {padded, filter, m.constant({16}, seededValues(16, 2)),
-               m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
-               m.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {conv});
-  const uint32_t relu = m.tensor({1, 62, 62, 16});
-  m.operation(ANEURALNETWORKS_RELU, {conv}, {relu});
-  uint32_t x = m.tensor({1, 1, 1, 16});
-  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
-              {relu, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(62), m.int32(62), m.int32(62),
-               m.int32(62), m.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {x});
-  for (int i = 0; i < 4; ++i) {
-    const uint32_t next = m.tensor({1, 1, 1, 16});
-    m.operation(i % 2 ? ANEURALNETWORKS_TANH : ANEURALNETWORKS_LOGISTIC, {x}, {next});
-    x = next;
-  }
-  const auto model = m.finish({input}, {x});
+  const auto model = test::padConvReluModel();
   const std::vector<PlannedStage> plan = planStages(*model, 8.0);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 2, 3}));  // PAD, CONV_2D, RELU

@@ -80,5 +80,28 @@ TEST(StagedGraphTest, ProfilerTimesEveryOperationOfEveryStage) {
   EXPECT_EQ(profiled.tanh, expected.tanh);
 }
 
+// XNNPACK fuses the PAD and the RELU into the convolution: the profiler times
+// the three together and gives the time to the convolution.
+TEST(StagedGraphTest, ProfilerGivesFusedOperationsTimeToTheirNode) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(
+      test::padConvReluModel(), {{{0, 2, 3, 4, 5, 6, 7, 8}, true}}, sharedThreadPool(2));
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Result<std::unique_ptr<OperationProfiler>> profiler = OperationProfiler::create(**graph);
+  ASSERT_TRUE(profiler.ok()) << profiler.error().message;
+  const std::vector<float> input = test::seededValues(size_t{62} * 62 * 16, 3);
+  std::vector<float> output(16), profiled(16);
+  std::vector<uint64_t> operationNs;
+  ASSERT_TRUE((*profiler)->run({input.data()}, {profiled.data()}, operationNs).ok());
+  ASSERT_EQ(operationNs.size(), 9u);
+  EXPECT_EQ(operationNs[0], 0u);  // PAD
+  EXPECT_EQ(operationNs[1], 0u);  // folded CAST
+  EXPECT_GT(operationNs[2], 0u);  // CONV_2D
+  EXPECT_EQ(operationNs[3], 0u);  // RELU
+  for (size_t op = 4; op < 9; ++op) EXPECT_GT(operationNs[op], 0u);
+  ASSERT_TRUE((*graph)->run({input.data()}, {output.data()}).ok());
+  EXPECT_EQ(profiled, output);
+}
+
 }  // namespace
 }  // namespace annrt::cpu

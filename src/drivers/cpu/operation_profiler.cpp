@@ -2,17 +2,34 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/operation_profiler.h"
 
+#include "drivers/cpu/fusion.h"
+
 namespace annrt::cpu {
 
 Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(const StagedGraph& graph) {
+  const Model& model = graph.model();
   std::vector<PlannedStage> plan;
+  std::vector<uint32_t> timedOperation;
   for (size_t s = 0; s < graph.stageCount(); ++s) {
     const PlannedStage& stage = graph.stagePlan(s);
-    for (uint32_t op : stage.operations) plan.push_back({{op}, stage.threaded});
+    const std::vector<uint32_t>& ops = stage.operations;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const Fusion fusion = i == 0 ? Fusion::NONE
+                                   : fusionWithPrevious(model, model.main.operations[ops[i - 1]],
+                                                        model.main.operations[ops[i]]);
+      if (fusion == Fusion::NONE) {
+        plan.push_back({{ops[i]}, stage.threaded});
+        timedOperation.push_back(ops[i]);
+        continue;
+      }
+      plan.back().operations.push_back(ops[i]);
+      if (fusion == Fusion::PREVIOUS_INTO) timedOperation.back() = ops[i];  // the convolution
+    }
   }
   ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<StagedGraph> perOperation,
                          StagedGraph::compile(graph.sharedModel(), std::move(plan), graph.pool()));
-  return std::unique_ptr<OperationProfiler>(new OperationProfiler(std::move(perOperation)));
+  return std::unique_ptr<OperationProfiler>(
+      new OperationProfiler(std::move(perOperation), std::move(timedOperation)));
 }
 
 Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
@@ -21,7 +38,7 @@ Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
   ANNRT_RETURN_IF_ERROR(graph_->run(inputs, outputs, &stageNs_));
   operationNs.assign(graph_->model().main.operations.size(), 0);
   for (size_t s = 0; s < graph_->stageCount(); ++s) {
-    operationNs[graph_->stagePlan(s).operations.front()] = stageNs_[s];
+    operationNs[timedOperation_[s]] = stageNs_[s];
   }
   return {};
 }

@@ -6,10 +6,11 @@
 // instead runs each operation as a stage of its own (built on the first
 // profiled execution) and times each. Kernels and threads are the ones the
 // operation's stage uses, so the per-operation times add up to about the
-// partition's time; what they cannot show is the cross-operation fusion
-// XNNPACK does inside one runtime (clamps, pads). Folded float16-weight CASTs
-// get no stage (their time is 0): they are folded into the operations
-// reading them, as in the partition.
+// partition's time; what they cannot show is the memory traffic saved between
+// operations of one runtime. Operations XNNPACK fuses (fusion.h) share a stage
+// and their time goes to the node they become (a PAD's and a RELU's to their
+// convolution; they read 0), as do folded float16-weight CASTs (folded into
+// the operations reading them, as in the partition).
 #pragma once
 
 #include <memory>
@@ -31,9 +32,11 @@ class OperationProfiler {
                    std::vector<uint64_t>& operationNs);
 
  private:
-  explicit OperationProfiler(std::unique_ptr<StagedGraph> graph) : graph_(std::move(graph)) {}
+  OperationProfiler(std::unique_ptr<StagedGraph> graph, std::vector<uint32_t> timedOperation)
+      : graph_(std::move(graph)), timedOperation_(std::move(timedOperation)) {}
 
-  std::unique_ptr<StagedGraph> graph_;  // one stage per operation
+  std::unique_ptr<StagedGraph> graph_;    // one stage per operation (with those fused into it)
+  std::vector<uint32_t> timedOperation_;  // per stage: the operation its time goes to
   std::vector<uint64_t> stageNs_;
 };
 

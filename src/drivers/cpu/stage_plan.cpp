@@ -6,25 +6,12 @@
 #include <limits>
 #include <unordered_set>
 
+#include "drivers/cpu/fusion.h"
 #include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
 namespace {
-
-// XNNPACK fuses these into the node producing their input, or they are no
-// node at all.
-bool joinsProducer(OperationType type) {
-  switch (type) {
-    case OperationType::RELU:
-    case OperationType::RELU1:
-    case OperationType::RELU6:
-    case OperationType::RESHAPE:
-    case OperationType::SQUEEZE:
-    case OperationType::EXPAND_DIMS: return true;
-    default: return false;
-  }
-}
 
 // The operations stages are made of: all but the folded float16 casts.
 std::vector<uint32_t> stagedOperations(const Model& model) {
@@ -49,15 +36,22 @@ std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint3
   const size_t n = operations.size();
   constexpr double kNever = std::numeric_limits<double>::infinity();
   std::vector<std::array<double, 2>> best(n);
-  std::vector<std::array<size_t, 2>> from(n);  // state of the previous operation
+  std::vector<std::array<size_t, 2>> from(n);       // state of the previous operation
+  std::vector<Fusion> fusion(n + 1, Fusion::NONE);  // of operation i with i - 1
+  for (size_t i = 1; i < n; ++i) {
+    fusion[i] = fusionWithPrevious(model, model.main.operations[operations[i - 1]],
+                                   model.main.operations[operations[i]]);
+  }
   for (size_t i = 0; i < n; ++i) {
     const Operation& op = model.main.operations[operations[i]];
-    const double serial = operationMicros(model, op);
-    const bool node = !joinsProducer(op.type) && operationMflop(model, op) > 0;
+    // Fused operations cost nothing of their own; their node is timed whole.
+    const bool absorbed =
+        fusion[i] == Fusion::INTO_PREVIOUS || fusion[i + 1] == Fusion::PREVIOUS_INTO;
+    const double serial = absorbed ? 0 : operationMicros(model, op);
+    const bool node = !absorbed && operationMflop(model, op) > 0;
     const std::array<double, 2> cost = {serial,
                                         node ? serial * kThreadedShare + handOffMicros : serial};
-    const bool canCut = i > 0 && !joinsProducer(op.type) &&
-                        model.main.operations[operations[i - 1]].type != OperationType::PAD;
+    const bool canCut = i > 0 && fusion[i] == Fusion::NONE;
     for (size_t state : {kSerial, kThreaded}) {
       if (i == 0) {
         best[i][state] = cost[state];

@@ -9,7 +9,7 @@
 // calling thread for the others. Cuts are kept few, since each one stores a
 // tensor XNNPACK would otherwise have kept in its arena and costs a runtime
 // set-up per run; no cut separates a node from the clamp or pad XNNPACK fuses
-// into it. The plan is the cheapest under a small cost model: an operation
+// into it (fusion.h). The plan is the cheapest under a small cost model: an operation
 // costs its estimated time on one thread (work_estimate.h) or, threaded,
 // kThreadedShare of it plus the hand-off; each cut costs kCutMicros.
 #pragma once
