@@ -49,7 +49,8 @@ host_check() {
     /BM_Serial/ { serial = $3 / 1000 }
     /BM_TwoThreadPool/ { pool = $3 / 1000 }
     /BM_HandOffAfterSerialWork/ { handoff = $3 / 1000 }
-    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx); a hand-off after 50 us on one thread takes %.1f us\n", when, serial, pool, serial / pool, handoff }'
+    /BM_CacheLineRoundTrip/ { roundtrip = $3 }
+    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx); a hand-off after 50 us on one thread takes %.1f us; a cache line goes to the other thread and back in %.0f ns\n", when, serial, pool, serial / pool, handoff, roundtrip }'
 }
 
 host_check before

@@ -12,6 +12,10 @@
 //   on a VM whose host has taken the second vCPU away meanwhile, the pool's
 //   barrier waits until the host gives it back (hundreds of microseconds to
 //   milliseconds), and every threaded model slows down with it.
+// - BM_CacheLineRoundTrip: one cache line passed to another thread and back.
+//   Each node XNNPACK splits over the pool hands out its tiles through shared
+//   counters, so this latency is paid many times per node; it is high when
+//   the host runs the two vCPUs on distant cores.
 // bench/model_table.sh runs this beside its table so its 2-thread column can
 // be read against it.
 //
@@ -19,10 +23,12 @@
 #include <benchmark/benchmark.h>
 #include <pthreadpool.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <thread>
 
 namespace {
 
@@ -88,6 +94,24 @@ void BM_HandOffAfterSerialWork(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_HandOffAfterSerialWork)->UseManualTime();
+
+void BM_CacheLineRoundTrip(benchmark::State& state) {
+  alignas(64) std::atomic<int> ball{0};
+  std::atomic<bool> done{false};
+  std::thread partner([&] {
+    while (!done.load(std::memory_order_relaxed)) {
+      if (ball.load(std::memory_order_acquire) == 1) ball.store(0, std::memory_order_release);
+    }
+  });
+  for (auto _ : state) {
+    ball.store(1, std::memory_order_release);
+    while (ball.load(std::memory_order_acquire) != 0) {
+    }
+  }
+  done.store(true, std::memory_order_relaxed);
+  partner.join();
+}
+BENCHMARK(BM_CacheLineRoundTrip)->UseRealTime();
 
 }  // namespace
 
