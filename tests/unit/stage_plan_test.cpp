@@ -22,7 +22,7 @@ std::vector<uint32_t> range(uint32_t first, uint32_t last) {
 
 TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
   const auto model = test::headAndTailModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 3.0);
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, range(0, 0));
   EXPECT_TRUE(plan[0].threaded);
@@ -30,12 +30,30 @@ TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
   EXPECT_FALSE(plan[1].threaded);
 }
 
-TEST(StagePlanTest, FreeHandOffMeansOneThreadedStage) {
+TEST(StagePlanTest, FreeHandOffOrOneThreadMeansOneStage) {
   const auto model = test::headAndTailModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 0.0);
-  ASSERT_EQ(plan.size(), 1u);
-  EXPECT_EQ(plan[0].operations, range(0, 5));
-  EXPECT_TRUE(plan[0].threaded);
+  for (const auto& [handOff, threads] : {std::pair{0.0, 2u}, std::pair{3.0, 1u}}) {
+    const std::vector<PlannedStage> plan = planStages(*model, handOff, threads);
+    ASSERT_EQ(plan.size(), 1u);
+    EXPECT_EQ(plan[0].operations, range(0, 5));
+    EXPECT_TRUE(plan[0].threaded);
+  }
+}
+
+// More threads make the pool pay for smaller operations: an 18 us operation
+// is not worth a 10 us hand-off on 2 threads (10 + 10 us) but is on 4 (5 + 10).
+TEST(StagePlanTest, MoreThreadsThreadSmallerOperations) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, 30, 30, 140});  // 126000 elements: about 18 us
+  uint32_t x = input;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t next = m.tensor({1, 30, 30, 140});
+    m.operation(i % 2 ? ANEURALNETWORKS_TANH : ANEURALNETWORKS_LOGISTIC, {x}, {next});
+    x = next;
+  }
+  const auto model = m.finish({input}, {x});
+  EXPECT_FALSE(planStages(*model, 10.0, 2)[0].threaded);
+  EXPECT_TRUE(planStages(*model, 10.0, 4)[0].threaded);
 }
 
 TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
@@ -46,7 +64,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
   const uint32_t tanh = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_TANH, {logistic}, {tanh});
   const auto model = m.finish({input}, {tanh});
-  const std::vector<PlannedStage> plan = planStages(*model, 3.0);
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2);
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_FALSE(plan[0].threaded);
 }
@@ -56,7 +74,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
 // The float16 filter's CAST is folded: it is in no stage.
 TEST(StagePlanTest, KeepsFusedPadsAndClampsWithTheirConvolutionAndLeavesOutFoldedCasts) {
   const auto model = test::padConvReluModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 8.0);
+  const std::vector<PlannedStage> plan = planStages(*model, 8.0, 2);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 2, 3}));  // PAD, CONV_2D, RELU
   EXPECT_TRUE(plan[0].threaded);

@@ -53,7 +53,7 @@ TEST(StagedGraphTest, StagesComputeWhatTheWholePartitionComputes) {
   }
 
   // And the plan the cost model makes.
-  auto planned = compile(planStages(*test::headAndTailModel(), 3.0));
+  auto planned = compile(planStages(*test::headAndTailModel(), 3.0, 2));
   ASSERT_NE(planned, nullptr);
   EXPECT_EQ(planned->stageCount(), 2u);
   const Outputs fromPlan = run(*planned, input);

@@ -83,7 +83,7 @@ class CpuDevice final : public Device {
                                                       const PrepareOptions& options) override {
     const uint32_t threads = resolveThreadCount(options.numThreads);
     // One thread: one stage, with no pool.
-    std::vector<PlannedStage> plan = planStages(*model, threads > 1 ? handOffMicros() : 0);
+    std::vector<PlannedStage> plan = planStages(*model, handOffMicros(), threads);
     logPlan(*model, plan, threads);
     ANNRT_ASSIGN_OR_RETURN(
         std::unique_ptr<StagedGraph> graph,

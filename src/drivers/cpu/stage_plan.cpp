@@ -32,7 +32,8 @@ constexpr size_t kSerial = 0, kThreaded = 1;
 // shortest path over the operations, where changing state (a cut) costs
 // kCutMicros and is allowed only where it splits no fusion.
 std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint32_t>& operations,
-                                     double handOffMicros) {
+                                     double handOffMicros, uint32_t threads) {
+  const double threadedShare = 1.0 / (threads * kThreadEfficiency);
   const size_t n = operations.size();
   constexpr double kNever = std::numeric_limits<double>::infinity();
   std::vector<std::array<double, 2>> best(n);
@@ -50,7 +51,7 @@ std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint3
     const double serial = absorbed ? 0 : operationMicros(model, op);
     const bool node = !absorbed && operationMflop(model, op) > 0;
     const std::array<double, 2> cost = {serial,
-                                        node ? serial * kThreadedShare + handOffMicros : serial};
+                                        node ? serial * threadedShare + handOffMicros : serial};
     const bool canCut = i > 0 && fusion[i] == Fusion::NONE;
     for (size_t state : {kSerial, kThreaded}) {
       if (i == 0) {
@@ -75,11 +76,13 @@ std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint3
 
 }  // namespace
 
-std::vector<PlannedStage> planStages(const Model& model, double handOffMicros) {
+std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads) {
   const std::vector<uint32_t> operations = stagedOperations(model);
   if (operations.empty()) return {};
   std::vector<bool> threaded(operations.size(), true);
-  if (handOffMicros > 0) threaded = cheapestAssignment(model, operations, handOffMicros);
+  if (handOffMicros > 0 && threads > 1) {
+    threaded = cheapestAssignment(model, operations, handOffMicros, threads);
+  }
   std::vector<PlannedStage> stages;
   for (size_t i = 0; i < operations.size(); ++i) {
     if (stages.empty() || stages.back().threaded != threaded[i]) {

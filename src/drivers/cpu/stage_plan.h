@@ -11,7 +11,8 @@
 // set-up per run; no cut separates a node from the clamp or pad XNNPACK fuses
 // into it (fusion.h). The plan is the cheapest under a small cost model: an operation
 // costs its estimated time on one thread (work_estimate.h) or, threaded,
-// kThreadedShare of it plus the hand-off; each cut costs kCutMicros.
+// that divided among the threads, kThreadEfficiency of perfect, plus the
+// hand-off; each cut costs kCutMicros.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,11 @@ struct PlannedStage {
   bool threaded = false;
 };
 
-inline constexpr double kThreadedShare = 0.55;  // 2 threads: a little over half
+inline constexpr double kThreadEfficiency = 0.9;  // 2 threads: 0.55 of the time
 inline constexpr double kCutMicros = 10;
 
-// One threaded stage when handOffMicros is 0 (the pool always pays) or
-// every cut costs more than it saves.
-std::vector<PlannedStage> planStages(const Model& model, double handOffMicros);
+// One stage, marked threaded, when handOffMicros is 0 (the pool always pays),
+// threads is 1 (there is no pool) or every cut costs more than it saves.
+std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads);
 
 }  // namespace annrt::cpu

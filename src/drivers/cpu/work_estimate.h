@@ -23,13 +23,20 @@ double operationMflop(const Model& model, const Operation& op);
 double operationMicros(const Model& model, const Operation& op);
 
 // What handing one node to the thread pool costs, in microseconds: the
-// hand-off and the barrier after it. About 1.5 us with Debian's pthreadpool
-// when the other core is free; 4-6 us on the development VM when its host
-// was busy, when nodes of a few microseconds (the ADDs, PADs and small
-// convolutions of face detection) took 2-3 times longer on 2 threads than on
-// 1. ANNRT_CPU_HANDOFF_US, else kDefaultHandOffMicros; 0 hands every node to
-// the pool.
-inline constexpr double kDefaultHandOffMicros = 3;
+// hand-off, the tiles handed out through shared counters and the barrier
+// after it. A bare hand-off takes 1.5-3.5 us with Debian's pthreadpool on the
+// development VM (bench/thread_handoff_bench.cpp), but inside a model's run
+// the per-node cost is what matters: on a quiet host under 2 us (face
+// detection ran 0.86 -> 0.61 ms on 2 threads, about 100 nodes), while on most
+// of the days it was measured the host made it 6-14 us (the PADs and ADDs of
+// face detection took 2.5 times longer on 2 threads than on 1). The default
+// is set for the latter, which costs little on a quiet host: the heavy
+// operations still go to the pool. Measured on face_detection_short_range,
+// selfie_segmentation, face_detection_full_range, hand_landmark_full and
+// pose_landmark_full at 3, 6, 10 and 20 us, 10 and 20 were the fastest or
+// within noise of them. ANNRT_CPU_HANDOFF_US, else kDefaultHandOffMicros; 0
+// hands every node to the pool.
+inline constexpr double kDefaultHandOffMicros = 10;
 double handOffMicros();
 
 }  // namespace annrt::cpu
