@@ -44,6 +44,14 @@ void task(void* context, size_t index) {
   static_cast<uint64_t*>(context)[index * 8] = state;  // one cache line per task
 }
 
+using Pool = std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)>;
+
+Pool twoThreadPool(benchmark::State& state) {
+  Pool pool(pthreadpool_create(2), pthreadpool_destroy);
+  if (pool == nullptr) state.SkipWithError("pthreadpool_create failed");
+  return pool;
+}
+
 void BM_Serial(benchmark::State& state) {
   uint64_t results[kTasks * 8] = {};
   for (auto _ : state) {
@@ -54,12 +62,8 @@ void BM_Serial(benchmark::State& state) {
 BENCHMARK(BM_Serial)->UseRealTime();
 
 void BM_TwoThreadPool(benchmark::State& state) {
-  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
-                                                                    pthreadpool_destroy);
-  if (pool == nullptr) {
-    state.SkipWithError("pthreadpool_create failed");
-    return;
-  }
+  const Pool pool = twoThreadPool(state);
+  if (pool == nullptr) return;
   uint64_t results[kTasks * 8] = {};
   for (auto _ : state) {
     pthreadpool_parallelize_1d(pool.get(), task, results, kTasks, 0);
@@ -79,12 +83,8 @@ void shortTask(void* /*context*/, size_t /*index*/) {
 }
 
 void BM_HandOffAfterSerialWork(benchmark::State& state) {
-  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
-                                                                    pthreadpool_destroy);
-  if (pool == nullptr) {
-    state.SkipWithError("pthreadpool_create failed");
-    return;
-  }
+  const Pool pool = twoThreadPool(state);
+  if (pool == nullptr) return;
   for (auto _ : state) {
     spin(kStepsPerTask * 2);  // about 50 us alone
     const auto start = std::chrono::steady_clock::now();

@@ -38,11 +38,7 @@ inline std::shared_ptr<const Model> headAndTailModel() {
                m.constant({16}, seededValues(16, 2)), m.int32(ANEURALNETWORKS_PADDING_SAME),
                m.int32(1), m.int32(1), m.int32(ANEURALNETWORKS_FUSED_RELU)},
               {conv});
-  const uint32_t pooled = m.tensor({1, 8, 8, 16});
-  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
-              {conv, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(8), m.int32(8), m.int32(8),
-               m.int32(8), m.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {pooled});
+  const uint32_t pooled = m.maxPool(conv, 8, {1, 8, 8, 16});
   const uint32_t added = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_ADD,
               {pooled, m.constant({16}, seededValues(16, 3)), m.int32(ANEURALNETWORKS_FUSED_NONE)},
@@ -83,11 +79,7 @@ inline std::shared_ptr<const Model> padConvReluModel() {
               {conv});
   const uint32_t relu = m.tensor({1, 62, 62, 16});
   m.operation(ANEURALNETWORKS_RELU, {conv}, {relu});
-  uint32_t x = m.tensor({1, 1, 1, 16});
-  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
-              {relu, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(62), m.int32(62), m.int32(62),
-               m.int32(62), m.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {x});
+  uint32_t x = m.maxPool(relu, 62, {1, 1, 1, 16});
   for (int i = 0; i < 4; ++i) {
     const uint32_t next = m.tensor({1, 1, 1, 16});
     m.operation(i % 2 ? ANEURALNETWORKS_TANH : ANEURALNETWORKS_LOGISTIC, {x}, {next});

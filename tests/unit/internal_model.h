@@ -47,6 +47,15 @@ class InternalModel {
     EXPECT_TRUE(builder_.setOperandValue(static_cast<int32_t>(next_), &value, sizeof value).ok());
     return next_++;
   }
+  // A VALID MAX_POOL_2D of `size` x `size` windows, stride `size`.
+  uint32_t maxPool(uint32_t input, int32_t size, const std::vector<uint32_t>& outputDims) {
+    const uint32_t output = tensor(outputDims);
+    operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {input, int32(ANEURALNETWORKS_PADDING_VALID), int32(size), int32(size), int32(size),
+               int32(size), int32(ANEURALNETWORKS_FUSED_NONE)},
+              {output});
+    return output;
+  }
   void operation(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
                  const std::vector<uint32_t>& outputs) {
     EXPECT_TRUE(builder_
