@@ -85,10 +85,19 @@ class CpuDevice final : public Device {
     // One thread: one stage, with no pool.
     std::vector<PlannedStage> plan = planStages(*model, handOffMicros(), threads);
     logPlan(*model, plan, threads);
-    ANNRT_ASSIGN_OR_RETURN(
-        std::unique_ptr<StagedGraph> graph,
-        StagedGraph::compile(std::move(model), std::move(plan), sharedThreadPool(threads)));
-    return std::shared_ptr<PreparedModel>(std::make_shared<CpuPreparedModel>(std::move(graph)));
+    const ThreadPool pool = sharedThreadPool(threads);
+    const bool staged = plan.size() > 1;
+    Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(model, std::move(plan), pool);
+    if (!graph.ok() && staged) {
+      // Stages only move work between threads: the partition compiled whole
+      // is the same computation.
+      ANNRT_VLOG(DRIVER, "annrt-cpu: {}; compiling the partition as one stage instead",
+                 graph.error().message);
+      graph = StagedGraph::compile(model, planStages(*model, 0, threads), pool);
+    }
+    if (!graph.ok()) return graph.error();
+    return std::shared_ptr<PreparedModel>(
+        std::make_shared<CpuPreparedModel>(std::move(graph).value()));
   }
 
  private:
