@@ -27,7 +27,8 @@ Capabilities cpuCapabilities() {
   return caps;
 }
 
-void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t threads) {
+void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t threads,
+             double handOff) {
   if (!vlogEnabled(LogArea::DRIVER)) return;
   if (plan.size() == 1) {
     ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
@@ -44,7 +45,7 @@ void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t
       DRIVER,
       "annrt-cpu: compiling {} operations in {} stages (hand-off to the pool estimated at {} us, "
       "ANNRT_CPU_HANDOFF_US): {}",
-      model.main.operations.size(), plan.size(), handOffMicros(), stages);
+      model.main.operations.size(), plan.size(), handOff, stages);
 }
 
 class CpuDevice final : public Device {
@@ -83,8 +84,9 @@ class CpuDevice final : public Device {
                                                       const PrepareOptions& options) override {
     const uint32_t threads = resolveThreadCount(options.numThreads);
     // One thread: one stage, with no pool.
-    std::vector<PlannedStage> plan = planStages(*model, handOffMicros(), threads);
-    logPlan(*model, plan, threads);
+    const double handOff = handOffMicros();
+    std::vector<PlannedStage> plan = planStages(*model, handOff, threads);
+    logPlan(*model, plan, threads, handOff);
     const ThreadPool pool = sharedThreadPool(threads);
     const bool staged = plan.size() > 1;
     Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(model, std::move(plan), pool);

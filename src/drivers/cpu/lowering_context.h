@@ -58,6 +58,11 @@ bool isQuantized8(OperandType type);
 // annrt-cpu folds into the operations reading its output.
 bool isFoldableHalfCast(const Model& model, const Operation& op);
 
+// The foldable casts whose float32 tensor is not a model output (an output
+// is written by a node of its own), by the operand they produce: they run in
+// no stage of their own but in every stage reading them.
+std::unordered_map<uint32_t, uint32_t> foldedHalfCasts(const Model& model);
+
 class LoweringContext {
  public:
   // `subgraph` may be null: then only support is checked, nothing is defined.

@@ -15,13 +15,11 @@ namespace {
 
 // The operations stages are made of: all but the folded float16 casts.
 std::vector<uint32_t> stagedOperations(const Model& model) {
-  const Subgraph& main = model.main;
-  const std::unordered_set<uint32_t> outputs(main.outputIndexes.begin(), main.outputIndexes.end());
+  std::unordered_set<uint32_t> folded;
+  for (const auto& [output, cast] : foldedHalfCasts(model)) folded.insert(cast);
   std::vector<uint32_t> operations;
-  for (uint32_t i = 0; i < main.operations.size(); ++i) {
-    const Operation& op = main.operations[i];
-    if (isFoldableHalfCast(model, op) && !outputs.count(op.outputs[0])) continue;
-    operations.push_back(i);
+  for (uint32_t i = 0; i < model.main.operations.size(); ++i) {
+    if (!folded.count(i)) operations.push_back(i);
   }
   return operations;
 }

@@ -12,24 +12,6 @@
 #include "drivers/cpu/lowering_context.h"
 
 namespace annrt::cpu {
-namespace {
-
-// Folded float16 casts by the operand they produce.
-std::unordered_map<uint32_t, uint32_t> foldedCasts(const Model& model) {
-  const Subgraph& main = model.main;
-  std::unordered_map<uint32_t, uint32_t> casts;
-  for (uint32_t i = 0; i < main.operations.size(); ++i) {
-    const Operation& op = main.operations[i];
-    if (!isFoldableHalfCast(model, op)) continue;
-    const bool isOutput = std::find(main.outputIndexes.begin(), main.outputIndexes.end(),
-                                    op.outputs[0]) != main.outputIndexes.end();
-    if (!isOutput) casts[op.outputs[0]] = i;
-  }
-  return casts;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
                                                           std::vector<PlannedStage> plan,
                                                           const ThreadPool& pool) {
@@ -60,22 +42,23 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   for (size_t s = 0; s < plan.size(); ++s) {
     for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(s);
   }
+  const std::unordered_map<uint32_t, uint32_t> casts = foldedHalfCasts(whole);
   for (size_t s = 0; s < plan.size(); ++s) {
     std::vector<bool> readOutside(whole.main.operands.size(), false);
     for (size_t op = 0; op < whole.main.operations.size(); ++op) {
       if (stageOf[op] < 0 || stageOf[op] == static_cast<int>(s)) continue;
       for (uint32_t input : whole.main.operations[op].inputs) readOutside[input] = true;
     }
-    ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), readOutside, pool));
+    ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), casts, readOutside, pool));
   }
   return graph;
 }
 
-Result<void> StagedGraph::addStage(PlannedStage plan, const std::vector<bool>& readOutside,
-                                   const ThreadPool& pool) {
+Result<void> StagedGraph::addStage(PlannedStage plan,
+                                   const std::unordered_map<uint32_t, uint32_t>& casts,
+                                   const std::vector<bool>& readOutside, const ThreadPool& pool) {
   const Model& whole = *model_;
   std::vector<uint32_t> operations = plan.operations;
-  const std::unordered_map<uint32_t, uint32_t> casts = foldedCasts(whole);
   for (uint32_t op : plan.operations) {
     for (uint32_t input : whole.main.operations[op].inputs) {
       if (auto cast = casts.find(input); cast != casts.end()) operations.push_back(cast->second);

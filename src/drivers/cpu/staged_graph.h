@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "common/model.h"
@@ -52,8 +53,9 @@ class StagedGraph {
   };
 
   StagedGraph() = default;
-  Result<void> addStage(PlannedStage plan, const std::vector<bool>& readOutside,
-                        const ThreadPool& pool);
+  // `casts`: foldedHalfCasts of the model, folded into each stage reading them.
+  Result<void> addStage(PlannedStage plan, const std::unordered_map<uint32_t, uint32_t>& casts,
+                        const std::vector<bool>& readOutside, const ThreadPool& pool);
   Slot slotOf(uint32_t operand);
 
   std::shared_ptr<const Model> model_;
