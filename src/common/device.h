@@ -50,6 +50,8 @@ struct Capabilities {
 };
 
 inline constexpr size_t kCacheTokenSize = 32;
+// The most threads a compilation may ask a device for (PrepareOptions::numThreads).
+inline constexpr uint32_t kMaxThreadCount = 256;
 
 struct PrepareOptions {
   int32_t preference = 1;  // ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "annrt/compilation_attributes.h"
 #include "common/log.h"
 #include "runtime/device_manager.h"
 #include "runtime/graph_dump.h"
@@ -83,6 +84,29 @@ Result<void> Compilation::setCaching(const char* cacheDir, const uint8_t* token)
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   options_.cacheDir = cacheDir;
   std::memcpy(options_.token.data(), token, kCacheTokenSize);
+  return {};
+}
+
+Result<void> Compilation::addExtensionAttribute(std::string_view extension, uint16_t code,
+                                                const void* data, size_t length) {
+  ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK(extension == ANNRT_COMPILATION_EXTENSION,
+              "no device supports compilation attributes of extension {} (annrt's are {})",
+              extension, ANNRT_COMPILATION_EXTENSION);
+  ANNRT_CHECK(code == ANNRT_COMPILATION_NUM_THREADS, "{} has no attribute {}",
+              ANNRT_COMPILATION_EXTENSION, code);
+  ANNRT_CHECK(options_.numThreads == 0,
+              "ANNRT_COMPILATION_NUM_THREADS was already given to this compilation");
+  uint32_t threads = 0;
+  ANNRT_CHECK(length == sizeof(threads),
+              "ANNRT_COMPILATION_NUM_THREADS takes a uint32_t ({} bytes), not {} bytes",
+              sizeof(threads), length);
+  std::memcpy(&threads, data, sizeof(threads));
+  ANNRT_CHECK(threads >= 1 && threads <= kMaxThreadCount,
+              "ANNRT_COMPILATION_NUM_THREADS {} is not a thread count in 1..{}", threads,
+              kMaxThreadCount);
+  options_.numThreads = threads;
+  ANNRT_VLOG(COMPILATION, "compilation hint: {} threads", threads);
   return {};
 }
 

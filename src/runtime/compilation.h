@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/device.h"
@@ -28,6 +29,10 @@ class Compilation {
   Result<void> setPriority(int32_t priority);
   Result<void> setTimeout(uint64_t durationNs);
   Result<void> setCaching(const char* cacheDir, const uint8_t* token);
+  // annrt's own attributes (include/annrt/compilation_attributes.h); any other
+  // extension's are refused, since no device takes extension attributes.
+  Result<void> addExtensionAttribute(std::string_view extension, uint16_t code, const void* data,
+                                     size_t length);
   Result<void> finish();
 
   bool isFinished() const { return finished_; }

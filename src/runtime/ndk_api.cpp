@@ -565,9 +565,10 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_addExtensionAttribute(
     uint16_t attributeCodeWithinExtension, const void* data, size_t length) {
   ANNRT_REQUIRE(compilation);
   ANNRT_REQUIRE(extensionName);
-  return report(__func__, makeError(ErrorCode::BAD_DATA,
-                                    "no device supports compilation attributes of extension {}",
-                                    extensionName));
+  if (data == nullptr && length > 0) return unexpectedNull(__func__, "data");
+  return toCode(__func__, object<Compilation>(compilation)
+                              ->addExtensionAttribute(extensionName, attributeCodeWithinExtension,
+                                                      data, length));
 }
 
 // ---- Executions ----

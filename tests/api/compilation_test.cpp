@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "annrt/compilation_attributes.h"
 #include "test_models.h"
 
 namespace annrt::test {
@@ -229,6 +230,38 @@ TEST_F(CompilationTest, ExtensionAttributes) {
             ANeuralNetworksCompilation_addExtensionAttribute(compilation.get(), "org.annrt.none", 0,
                                                              &data, sizeof(data)));
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksCompilation_finish(compilation.get()));
+}
+
+TEST_F(CompilationTest, ThreadHintIsCheckedAndGivenOnce) {
+  Compilation compilation = compile(model(), /*finish=*/false);
+  ANeuralNetworksCompilation* c = compilation.get();
+  const char* annrt = ANNRT_COMPILATION_EXTENSION;
+  const uint16_t threads = ANNRT_COMPILATION_NUM_THREADS;
+  const uint32_t zero = 0;
+  const uint32_t tooMany = 257;
+  const uint32_t two = 2;
+  const uint64_t wide = 2;
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, nullptr, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &zero, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &tooMany, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &wide, 8));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, nullptr, 0));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads + 1, &two, 4));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &two, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &two, 4));
+  ASSERT_OK(ANeuralNetworksCompilation_finish(c));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksCompilation_addExtensionAttribute(c, annrt, threads, &two, 4));
+  // The hinted compilation computes as any other.
+  expectFloors(newExecution(c).get());
 }
 
 // The application may free the model once the compilation exists, and the

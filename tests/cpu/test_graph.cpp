@@ -2,8 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "test_graph.h"
 
+#include <android/NeuralNetworksExtensions.h>
+
 #include <memory>
 #include <random>
+
+#include "annrt/compilation_attributes.h"
 
 namespace annrt::test {
 
@@ -178,8 +182,12 @@ std::vector<std::vector<uint8_t>> TestGraph::runInPlace(
   }
   std::vector<std::vector<uint8_t>> outputs;
   ANeuralNetworksExecution* execution = nullptr;
-  bool ok = ANeuralNetworksCompilation_finish(compilation) == ANEURALNETWORKS_NO_ERROR &&
-            ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
+  bool ok = threadHint_ == 0 ||
+            ANeuralNetworksCompilation_addExtensionAttribute(
+                compilation, ANNRT_COMPILATION_EXTENSION, ANNRT_COMPILATION_NUM_THREADS,
+                &threadHint_, sizeof(threadHint_)) == ANEURALNETWORKS_NO_ERROR;
+  ok = ok && ANeuralNetworksCompilation_finish(compilation) == ANEURALNETWORKS_NO_ERROR &&
+       ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
     ok = ANeuralNetworksExecution_setInput(execution, i, nullptr, inputs[i].data(),
                                            inputs[i].size()) == ANEURALNETWORKS_NO_ERROR;

@@ -64,6 +64,9 @@ class TestGraph {
   void finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs);
 
   ANeuralNetworksModel* model() const { return model_; }
+  // Later runs give their compilations ANNRT_COMPILATION_NUM_THREADS = `threads`
+  // (0: no attribute).
+  void setThreadHint(uint32_t threads) { threadHint_ = threads; }
   // Which operations `device` claims.
   std::vector<bool> supportedBy(const std::string& device) const;
   // Compiles for `device` alone and runs; outputs have `outputSizes` floats.
@@ -86,6 +89,7 @@ class TestGraph {
   ANeuralNetworksModel* model_ = nullptr;
   uint32_t operandCount_ = 0;
   uint32_t operationCount_ = 0;
+  uint32_t threadHint_ = 0;
   std::deque<std::vector<float>> storage_;
   std::deque<std::vector<uint8_t>> byteStorage_;
 };

@@ -128,17 +128,16 @@ TEST(RuntimeEnvironmentTest, FlagsBecomeRuntimeVariables) {
   p.numThreads = 4;
   p.maxDelegatedPartitions = 2;
   p.minNodesPerPartition = 3;
-  // Partition limits need --use_nnapi=true.
-  ASSERT_EQ(runtimeVariables(p).size(), 1u);
-  EXPECT_EQ(runtimeVariables(p)[0],
-            std::make_pair(std::string("ANNRT_NUM_THREADS"), std::string("4")));
+  // Partition limits need --use_nnapi=true; threads are a compilation
+  // attribute, not a variable.
+  EXPECT_TRUE(runtimeVariables(p).empty());
   p.useNnapi = true;
   const auto variables = runtimeVariables(p);
-  ASSERT_EQ(variables.size(), 3u);
-  EXPECT_EQ(variables[1].first, "ANNRT_MAX_PARTITIONS");
-  EXPECT_EQ(variables[1].second, "2");
-  EXPECT_EQ(variables[2].first, "ANNRT_MIN_NODES_PER_PARTITION");
-  EXPECT_EQ(variables[2].second, "3");
+  ASSERT_EQ(variables.size(), 2u);
+  EXPECT_EQ(variables[0].first, "ANNRT_MAX_PARTITIONS");
+  EXPECT_EQ(variables[0].second, "2");
+  EXPECT_EQ(variables[1].first, "ANNRT_MIN_NODES_PER_PARTITION");
+  EXPECT_EQ(variables[1].second, "3");
 }
 
 TEST(RuntimeEnvironmentTest, ProfilingPicksAProfileFile) {

@@ -20,7 +20,8 @@ void registerRunFlags(FlagSet& flags, BenchmarkParams& p) {
                  "of runs to be less than num_runs; a run in progress is finished");
   flags.addFloat("run_delay", &p.runDelay, "delay between runs in seconds");
   flags.addInt("num_threads", &p.numThreads,
-               "number of threads used for inference on CPU (exported as ANNRT_NUM_THREADS)");
+               "number of threads used for inference on CPU (a compilation attribute, "
+               "ANNRT_COMPILATION_NUM_THREADS)");
   flags.addInt("warmup_runs", &p.warmupRuns,
                "minimum number of runs performed on initialization, see also warmup_min_secs");
   flags.addFloat("warmup_min_secs", &p.warmupMinSecs,

@@ -29,6 +29,7 @@ Result<void> BenchmarkSession::loadModel() {
 
 Result<void> BenchmarkSession::compile(const std::vector<DeviceInfo>& devices) {
   CompileSettings settings;
+  if (params_.numThreads > 0) settings.numThreads = static_cast<uint32_t>(params_.numThreads);
   if (params_.useNnapi) {
     ANNRT_ASSIGN_OR_RETURN(
         selection_, selectDevices(devices, params_.nnapiAcceleratorName, params_.disableNnapiCpu));

@@ -49,9 +49,6 @@ Result<void> useOutputFile(const char* variable, const std::string& kind, std::s
 
 std::vector<std::pair<std::string, std::string>> runtimeVariables(const BenchmarkParams& params) {
   std::vector<std::pair<std::string, std::string>> variables;
-  if (params.numThreads > 0) {
-    variables.emplace_back("ANNRT_NUM_THREADS", std::to_string(params.numThreads));
-  }
   if (params.useNnapi && params.maxDelegatedPartitions > 0) {
     variables.emplace_back("ANNRT_MAX_PARTITIONS", std::to_string(params.maxDelegatedPartitions));
   }

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Flags that reach the runtime through its environment variables. They must
-// be set before the first NNAPI call, which is when the runtime reads them:
-//   --num_threads=N (N > 0)               -> ANNRT_NUM_THREADS=N
+// be set before the first NNAPI call, which is when the runtime reads them
+// (--num_threads is not one: it is a compilation attribute, see compilation.h):
 //   --max_delegated_partitions=N (N > 0)  -> ANNRT_MAX_PARTITIONS=N
 //   --min_nodes_per_partition=N (N > 0)   -> ANNRT_MIN_NODES_PER_PARTITION=N
 //   --enable_op_profiling=true            -> ANNRT_PROFILE=<temporary file> (a file

@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#include "android/NeuralNetworksExtensions.h"
+#include "annrt/compilation_attributes.h"
 #include "cache_token.h"
 #include "nnapi_status.h"
 #include "tool_result.h"
@@ -123,6 +125,13 @@ Result<CompilationPtr> compileModel(ANeuralNetworksModel* model, const DeviceSel
         checkNnapi(ANeuralNetworksCompilation_setCaching(compilation.get(),
                                                          settings.cacheDir.c_str(), token.data()),
                    "ANeuralNetworksCompilation_setCaching"));
+  }
+  if (settings.numThreads > 0) {
+    ANNRT_RETURN_IF_ERROR(checkNnapi(
+        ANeuralNetworksCompilation_addExtensionAttribute(
+            compilation.get(), ANNRT_COMPILATION_EXTENSION, ANNRT_COMPILATION_NUM_THREADS,
+            &settings.numThreads, sizeof(settings.numThreads)),
+        "ANeuralNetworksCompilation_addExtensionAttribute(ANNRT_COMPILATION_NUM_THREADS)"));
   }
   ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksCompilation_finish(compilation.get()),
                                    "ANeuralNetworksCompilation_finish"));

@@ -50,6 +50,7 @@ struct CompileSettings {
   std::optional<int32_t> preference;  // PreferenceCode
   std::string cacheDir;               // caching needs both dir and token
   std::string cacheToken;             // hashed to 32 bytes
+  uint32_t numThreads = 0;            // > 0: given as ANNRT_COMPILATION_NUM_THREADS
 };
 
 struct CompilationDeleter {

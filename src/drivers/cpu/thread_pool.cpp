@@ -7,20 +7,20 @@
 #include <mutex>
 #include <thread>
 
+#include "common/device.h"
 #include "common/log.h"
 
 namespace annrt::cpu {
 namespace {
-
-constexpr uint32_t kMaxThreads = 256;
 
 uint32_t threadsFromEnvironment() {
   const char* value = std::getenv("ANNRT_NUM_THREADS");
   if (value == nullptr || *value == '\0') return 0;
   char* end = nullptr;
   const unsigned long parsed = std::strtoul(value, &end, 10);
-  if (*end != '\0' || parsed == 0 || parsed > kMaxThreads) {
-    logWarning("ignoring ANNRT_NUM_THREADS={}: not a thread count in 1..{}", value, kMaxThreads);
+  if (*end != '\0' || parsed == 0 || parsed > kMaxThreadCount) {
+    logWarning("ignoring ANNRT_NUM_THREADS={}: not a thread count in 1..{}", value,
+               kMaxThreadCount);
     return 0;
   }
   return static_cast<uint32_t>(parsed);
@@ -29,11 +29,11 @@ uint32_t threadsFromEnvironment() {
 }  // namespace
 
 uint32_t resolveThreadCount(uint32_t requested) {
-  if (requested > 0) return std::min(requested, kMaxThreads);
+  if (requested > 0) return std::min(requested, kMaxThreadCount);
   if (uint32_t fromEnvironment = threadsFromEnvironment(); fromEnvironment > 0) {
     return fromEnvironment;
   }
-  return std::max(1u, std::min(std::thread::hardware_concurrency(), kMaxThreads));
+  return std::max(1u, std::min(std::thread::hardware_concurrency(), kMaxThreadCount));
 }
 
 ThreadPool sharedThreadPool(uint32_t threads) {
