@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds annrt (Release, then ASan+UBSan) and runs every
-# test in both builds. This is what .ci/run runs.
+# test in both builds, and the tests of threads under TSan (scripts/run-tsan.sh)
+# between them. This is what .ci/run runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -13,6 +14,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")
 
 if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
+  "$root/scripts/run-tsan.sh" "$root/build-tsan"
   CMAKE_BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" "$root/build-asan" \
     -DANNRT_SANITIZE=address,undefined
   (cd "$root/build-asan" && \
