@@ -16,6 +16,12 @@
 //   Each node XNNPACK splits over the pool hands out its tiles through shared
 //   counters, so this latency is paid many times per node; it is high when
 //   the host runs the two vCPUs on distant cores.
+// - BM_SerialSweep / BM_PoolSweepOfDataTheCallerWrote: the calling thread
+//   writes 256 KB (an activation of a small model), then the data is summed
+//   by the calling thread alone, or by the pool, half by each thread, as the
+//   node after a serial one reads its input. The pool's time over half the
+//   serial time is what moving that half to the other core's cache costs:
+//   small when the vCPUs share a cache, large when they sit on distant cores.
 // bench/model_table.sh runs this beside its table so its 2-thread column can
 // be read against it.
 //
@@ -29,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -112,6 +119,56 @@ void BM_CacheLineRoundTrip(benchmark::State& state) {
   partner.join();
 }
 BENCHMARK(BM_CacheLineRoundTrip)->UseRealTime();
+
+constexpr size_t kSweepWords = 256 * 1024 / sizeof(uint32_t);
+constexpr size_t kSweepChunks = 64;  // as XNNPACK's tiles: many per thread
+
+struct Sweep {
+  // Integers, so the sums vectorize and the sweep is bound by memory.
+  std::vector<uint32_t> data = std::vector<uint32_t>(kSweepWords);
+  uint32_t sums[kSweepChunks * 16] = {};  // one cache line per chunk
+
+  void write(uint32_t value) {
+    for (uint32_t& x : data) x = value;
+  }
+  static void sumChunk(void* context, size_t chunk) {
+    auto* sweep = static_cast<Sweep*>(context);
+    const size_t size = kSweepWords / kSweepChunks;
+    uint32_t sum = 0;
+    for (size_t i = chunk * size; i < (chunk + 1) * size; ++i) sum += sweep->data[i];
+    sweep->sums[chunk * 16] = sum;
+  }
+};
+
+void BM_SerialSweep(benchmark::State& state) {
+  Sweep sweep;
+  uint32_t value = 0;
+  for (auto _ : state) {
+    sweep.write(++value);
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t chunk = 0; chunk < kSweepChunks; ++chunk) Sweep::sumChunk(&sweep, chunk);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    benchmark::DoNotOptimize(sweep.sums);
+  }
+}
+BENCHMARK(BM_SerialSweep)->UseManualTime();
+
+void BM_PoolSweepOfDataTheCallerWrote(benchmark::State& state) {
+  const Pool pool = twoThreadPool(state);
+  if (pool == nullptr) return;
+  Sweep sweep;
+  uint32_t value = 0;
+  for (auto _ : state) {
+    sweep.write(++value);
+    const auto start = std::chrono::steady_clock::now();
+    pthreadpool_parallelize_1d(pool.get(), Sweep::sumChunk, &sweep, kSweepChunks, 0);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    benchmark::DoNotOptimize(sweep.sums);
+  }
+}
+BENCHMARK(BM_PoolSweepOfDataTheCallerWrote)->UseManualTime();
 
 }  // namespace
 
