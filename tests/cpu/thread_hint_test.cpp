@@ -27,6 +27,8 @@ size_t processThreads() {
   return count;
 }
 
+constexpr size_t kElements = size_t{32} * 32 * 16;  // of the input and output
+
 // Two convolutions, heavy enough that a staged plan threads them.
 void buildConvolutions(TestGraph& g) {
   const uint32_t in = g.tensor({1, 32, 32, 16});
@@ -35,7 +37,7 @@ void buildConvolutions(TestGraph& g) {
   for (auto [from, to, seed] : {std::tuple{in, mid, 31u}, std::tuple{mid, out, 33u}}) {
     g.operation(
         ANEURALNETWORKS_CONV_2D,
-        {from, g.constant({16, 3, 3, 16}, randomValues(16 * 9 * 16, seed)),
+        {from, g.constant({16, 3, 3, 16}, randomValues(size_t{16} * 9 * 16, seed)),
          g.constant({16}, randomValues(16, seed + 1)), g.int32(ANEURALNETWORKS_PADDING_SAME),
          g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
         {to});
@@ -47,8 +49,8 @@ TEST(CpuThreadHintTest, HintSizesThePoolOverTheEnvironment) {
   setenv("ANNRT_NUM_THREADS", "2", 1);
   TestGraph g;
   buildConvolutions(g);
-  const std::vector<std::vector<float>> inputs = {randomValues(32 * 32 * 16, 35)};
-  const auto expected = g.run(kReference, inputs, {32 * 32 * 16});
+  const std::vector<std::vector<float>> inputs = {randomValues(kElements, 35)};
+  const auto expected = g.run(kReference, inputs, {kElements});
   ASSERT_EQ(expected.size(), 1u);
 
   // TSan's runtime starts a thread of its own beside the program's first one:
@@ -58,20 +60,20 @@ TEST(CpuThreadHintTest, HintSizesThePoolOverTheEnvironment) {
   const size_t before = processThreads();
   ASSERT_GT(before, 0u);
   g.setThreadHint(1);
-  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {32 * 32 * 16}), expected));
+  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {kElements}), expected));
   EXPECT_EQ(processThreads(), before) << "a hint of 1 thread started a pool";
 
   g.setThreadHint(3);
-  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {32 * 32 * 16}), expected));
+  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {kElements}), expected));
   EXPECT_EQ(processThreads(), before + 2) << "3 threads: the caller and 2 workers";
 
   // A second compilation with the same hint shares that pool.
-  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {32 * 32 * 16}), expected));
+  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {kElements}), expected));
   EXPECT_EQ(processThreads(), before + 2);
 
   // No hint: ANNRT_NUM_THREADS=2, one more worker.
   g.setThreadHint(0);
-  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {32 * 32 * 16}), expected));
+  ASSERT_NO_FATAL_FAILURE(expectClose(g.run(kCpu, inputs, {kElements}), expected));
   EXPECT_EQ(processThreads(), before + 3);
 }
 
