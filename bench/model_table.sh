@@ -9,13 +9,23 @@
 # was worth on the host (a 2-vCPU VM's second core comes and goes with the
 # host's load), so the 2-thread column can be read against it.
 #
+# Beside annrt-cpu, in the same run, real TensorFlow Lite: the shared oracle's
+# WebAssembly build (single-threaded, XNNPACK inside) under Node, set up by the
+# accuracy tests in BUILD_DIR/tflite-reference. It is slower than native
+# TFLite (the issue measured 2-3.5x), so its column is a floor, not the target;
+# its init + first is create_runner + first_inference. The selfie models run as
+# their builtin variants (stock TFLite lacks MediaPipe's custom op).
+#
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
-# Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference).
+# Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
+# (default 30; 0 skips TFLite WebAssembly).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 runs="${2:-100}"
 reference_runs="${REFERENCE_RUNS:-5}"
+wasm_runs="${WASM_RUNS:-30}"
+oracle="$build/tflite-reference/oracle/run_tflite.mjs"
 benchmark="$build/tools/annrt-benchmark/annrt-benchmark"
 [ -x "$benchmark" ] || { echo "model_table: $benchmark is not built" >&2; exit 1; }
 
@@ -41,6 +51,25 @@ run() {
     END { printf "%.3f %.1f %.1f %.1f %.1f", avg, init, first, overall, peak }'
 }
 
+# wasm MODEL -> "avg_ms init_plus_first_ms" of TFLite WebAssembly, or "- -"
+wasm() {
+  local model="$root/models/$1.tflite" out
+  [ -f "$build/tflite-reference/variants/$1.tflite" ] && model="$build/tflite-reference/variants/$1.tflite"
+  if [ "$wasm_runs" -le 0 ] || [ ! -f "$oracle" ] || ! command -v node >/dev/null; then
+    echo "- -"
+    return
+  fi
+  out="$(mktemp)"
+  if node "$oracle" "$model" --runs "$wasm_runs" --warmup 3 --no-values --out "$out" >/dev/null 2>&1; then
+    python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["timing_ms"]
+print("%.3f %.0f" % (t["mean"], t["create_runner"] + t["first_inference"]))' "$out"
+  else
+    echo "- -"
+  fi
+  rm -f "$out"
+}
+
 # host_check WHEN -> one line: serial and 2-thread times of two equal tasks
 host_check() {
   local bench="$build/bench/annrt_thread_handoff_bench"
@@ -57,8 +86,8 @@ host_check() {
 
 host_check before
 echo
-echo "| model | annrt-cpu 1 thr (ms) | 2 thr (ms) | nnapi-reference (ms) | TFLite 1 / 2 thr (ms, issue) | ratio 1 / 2 thr | init + first, 1 thr (ms) | memory overall / peak, 1 thr (MB) | TFLite memory (MB, issue) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| model | annrt-cpu 1 thr (ms) | 2 thr (ms) | nnapi-reference (ms) | TFLite 1 / 2 thr (ms, issue) | ratio 1 / 2 thr | TFLite wasm 1 thr (ms, this run) | init + first, 1 thr (ms) | TFLite wasm init + first (ms) | memory overall / peak, 1 thr (MB) | TFLite memory (MB, issue) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r model tflite1 tflite2 tflite_mem; do
   case "$model" in ''|'#'*|model) continue ;; esac
   [ -f "$root/models/$model.tflite" ] || { echo "model_table: models/$model.tflite missing (scripts/fetch-models.sh)" >&2; exit 1; }
@@ -68,10 +97,11 @@ while read -r model tflite1 tflite2 tflite_mem; do
   if [ "$reference_runs" -gt 0 ]; then
     read -r reference _ _ _ _ <<<"$(run "$model" nnapi-reference 1 "$reference_runs")"
   fi
+  read -r wasm_avg wasm_startup <<<"$(wasm "$model")"
   ratio1="$(awk -v a="$avg1" -v t="$tflite1" 'BEGIN { printf "%.2f", a / t }')"
   ratio2="$(awk -v a="$avg2" -v t="$tflite2" 'BEGIN { printf "%.2f", a / t }')"
   startup="$(awk -v i="$init1" -v f="$first1" 'BEGIN { printf "%.0f + %.0f", i, f }')"
-  echo "| $model | $avg1 | $avg2 | $reference | $tflite1 / $tflite2 | $ratio1 / $ratio2 | $startup | $overall1 / $peak1 | $tflite_mem |"
+  echo "| $model | $avg1 | $avg2 | $reference | $tflite1 / $tflite2 | $ratio1 / $ratio2 | $wasm_avg | $startup | $wasm_startup | $overall1 / $peak1 | $tflite_mem |"
 done <"$root/bench/tflite_figures.tsv"
 echo
 host_check after
