@@ -149,7 +149,7 @@ typedef struct AnnrtPrepareOptions {
    * (NULL: no caching), and the application's token for this model. */
   const char* cacheDir;
   uint8_t token[ANNRT_CACHE_TOKEN_SIZE];
-  uint32_t numThreads; /* 0: the driver's choice */
+  uint32_t numThreads; /* the ANNRT_COMPILATION_NUM_THREADS attribute; 0: the driver's choice */
 } AnnrtPrepareOptions;
 
 typedef struct AnnrtPreparedModel AnnrtPreparedModel; /* the driver's own */

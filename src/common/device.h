@@ -60,7 +60,7 @@ struct PrepareOptions {
   // Compilation caching: empty cacheDir means no caching.
   std::string cacheDir;
   std::array<uint8_t, kCacheTokenSize> token{};
-  uint32_t numThreads = 0;  // 0: the device's choice
+  uint32_t numThreads = 0;  // ANNRT_COMPILATION_NUM_THREADS; 0: the device's choice
 };
 
 // One input or output of a request, already resolved to host memory.
