@@ -244,6 +244,62 @@ TEST(CpuDeviceTest, InputsEndingAtAPageBoundaryAreNotOverRead) {
   munmap(mapping, 2 * page);
 }
 
+// annrt-cpu sets its XNNPACK runtime up again only when a request's buffers
+// move: a run on the same buffers with new contents, one on other buffers and
+// one back on the first ones each give the reference's results.
+TEST(CpuDeviceTest, RunsOnNewContentsAndOnMovedBuffers) {
+  TestGraph g;
+  const std::vector<uint32_t> dims = {1, 6, 6, 3};
+  const uint32_t in = g.tensor(dims);
+  const uint32_t out = g.tensor({1, 6, 6, 4});
+  g.operation(ANEURALNETWORKS_CONV_2D,
+              {in, g.constant({4, 3, 3, 3}, randomValues(4 * 27, 51)),
+               g.constant({4}, randomValues(4, 52)), g.int32(ANEURALNETWORKS_PADDING_SAME),
+               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {out});
+  g.finish({in}, {out});
+  const size_t outputSize = elementCount({1, 6, 6, 4});
+  const std::vector<float> first = randomValues(elementCount(dims), 53);
+  const std::vector<float> second = randomValues(elementCount(dims), 54);
+  const auto expectedFirst = g.run(kReference, {first}, {outputSize});
+  const auto expectedSecond = g.run(kReference, {second}, {outputSize});
+  ASSERT_EQ(expectedFirst.size(), 1u);
+  ASSERT_EQ(expectedSecond.size(), 1u);
+
+  const ANeuralNetworksDevice* device = findDevice(kCpu);
+  ASSERT_NE(device, nullptr);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(g.model(), &device, 1, &compilation),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> inputA(first.size());
+  std::vector<float> inputB(first.size());
+  std::vector<float> outputA(outputSize);
+  std::vector<float> outputB(outputSize);
+  auto compute = [&](std::vector<float>& input, const std::vector<float>& values,
+                     std::vector<float>& output) {
+    input = values;
+    std::fill(output.begin(), output.end(), 0.0f);
+    ANeuralNetworksExecution* execution = nullptr;
+    bool ok =
+        ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR &&
+        ANeuralNetworksExecution_setInput(execution, 0, nullptr, input.data(),
+                                          input.size() * sizeof(float)) ==
+            ANEURALNETWORKS_NO_ERROR &&
+        ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(),
+                                           output.size() * sizeof(float)) ==
+            ANEURALNETWORKS_NO_ERROR &&
+        ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
+    ANeuralNetworksExecution_free(execution);
+    return ok ? std::vector<std::vector<float>>{output} : std::vector<std::vector<float>>{};
+  };
+  ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, first, outputA), expectedFirst));
+  ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, second, outputA), expectedSecond));
+  ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputB, first, outputB), expectedFirst));
+  ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, second, outputA), expectedSecond));
+  ANeuralNetworksCompilation_free(compilation);
+}
+
 // Float16 weights: a CAST of a float16 constant is folded, also where the
 // float32 tensor is itself a model output (then annrt-cpu writes it).
 TEST(CpuDeviceTest, FoldsCastsOfFloat16Constants) {

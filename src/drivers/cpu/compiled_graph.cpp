@@ -110,13 +110,23 @@ Result<void*> CompiledGraph::readableInput(size_t slot, const void* data) {
 
 Result<void> CompiledGraph::run(const std::vector<const void*>& inputs,
                                 const std::vector<void*>& outputs) {
+  bool moved = !setUp_;
+  auto point = [&moved](xnn_external_value& external, void* data) {
+    moved = moved || external.data != data;
+    external.data = data;
+  };
   for (size_t slot = 0; slot < inputs_.size(); ++slot) {
-    ANNRT_ASSIGN_OR_RETURN(externals_[slot].data, readableInput(slot, inputs[inputs_[slot].index]));
+    ANNRT_ASSIGN_OR_RETURN(void* data, readableInput(slot, inputs[inputs_[slot].index]));
+    point(externals_[slot], data);
   }
   const size_t first = externals_.size() - outputs.size();
-  for (size_t i = 0; i < outputs.size(); ++i) externals_[first + i].data = outputs[i];
-  ANNRT_RETURN_IF_ERROR(checkXnn(xnn_setup_runtime(runtime_, externals_.size(), externals_.data()),
-                                 "xnn_setup_runtime"));
+  for (size_t i = 0; i < outputs.size(); ++i) point(externals_[first + i], outputs[i]);
+  if (moved) {
+    setUp_ = false;
+    ANNRT_RETURN_IF_ERROR(checkXnn(
+        xnn_setup_runtime(runtime_, externals_.size(), externals_.data()), "xnn_setup_runtime"));
+    setUp_ = true;
+  }
   return checkXnn(xnn_invoke_runtime(runtime_), "xnn_invoke_runtime");
 }
 

@@ -4,7 +4,9 @@
 // One model partition compiled into a single XNNPACK runtime: the subgraph is
 // built by the op lowerings, weights are packed once when the runtime is
 // created, and each run only points the external values at the request's
-// buffers. Shapes are static: annrt-cpu claims only fully known shapes.
+// buffers (setting the runtime up again only when they moved, as
+// xnn_setup_runtime redoes every operator's setup). Shapes are static:
+// annrt-cpu claims only fully known shapes.
 #pragma once
 
 #include <xnnpack.h>
@@ -56,6 +58,9 @@ class CompiledGraph {
   };
   std::vector<InputSlot> inputs_;  // the model inputs some node reads
   std::vector<xnn_external_value> externals_;
+  // Whether the runtime is set up for the pointers now in externals_: setting
+  // it up again for the same buffers would redo every operator's setup.
+  bool setUp_ = false;
 };
 
 }  // namespace annrt::cpu
