@@ -9,7 +9,14 @@
 # was worth on the host (a 2-vCPU VM's second core comes and goes with the
 # host's load), so the 2-thread column can be read against it.
 #
-# Beside annrt-cpu, in the same run, real TensorFlow Lite: the shared oracle's
+# Beside annrt-cpu, in the same run, native TensorFlow Lite 2.9 + XNNPACK
+# (bench/tflite_c_bench.cpp on the C library scripts/fetch-tflite-native.sh
+# fetches into BUILD_DIR/tflite-native): each of its runs follows annrt-cpu's
+# at the same thread count, and the "vs native" ratios compare those pairs.
+# The issue's figures are of TFLite 2.19 on a Zen 3 machine; TFLite 2.9 is
+# older (its XNNPACK is of May 2022, Debian's of February 2022).
+#
+# Also real TensorFlow Lite: the shared oracle's
 # WebAssembly build (single-threaded, XNNPACK inside) under Node, set up by the
 # accuracy tests in BUILD_DIR/tflite-reference. It is slower than native
 # TFLite (the issue measured 2-3.5x), so its column is a floor, not the target;
@@ -18,7 +25,7 @@
 #
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
 # Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
-# (default 30; 0 skips TFLite WebAssembly).
+# (default 30; 0 skips TFLite WebAssembly), NATIVE=0 skips native TFLite.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -27,18 +34,16 @@ reference_runs="${REFERENCE_RUNS:-5}"
 wasm_runs="${WASM_RUNS:-30}"
 oracle="$build/tflite-reference/oracle/run_tflite.mjs"
 benchmark="$build/tools/annrt-benchmark/annrt-benchmark"
+native_bench="$build/bench/annrt_tflite_c_bench"
+native_lib=""
+if [ "${NATIVE:-1}" != "0" ] && [ -x "$native_bench" ]; then
+  native_lib="$("$root/scripts/fetch-tflite-native.sh" "$build/tflite-native")" || native_lib=""
+fi
 [ -x "$benchmark" ] || { echo "model_table: $benchmark is not built" >&2; exit 1; }
 
-# run MODEL DEVICE THREADS RUNS -> "avg_ms init_ms first_ms overall_mb peak_mb"
-run() {
-  local out
-  out="$("$benchmark" --graph="$root/models/$1.tflite" --use_nnapi=true \
-    --nnapi_accelerator_name="$2" --num_threads="$3" --num_runs="$4" --min_secs=0 2>&1)" || {
-    echo "model_table: annrt-benchmark failed on $1 ($2, $3 threads):" >&2
-    echo "$out" | tail -5 >&2
-    exit 1
-  }
-  echo "$out" | awk '
+# timings: benchmark_model's output -> "avg_ms init_ms first_ms overall_mb peak_mb"
+timings() {
+  awk '
     /Inference timings in us/ {
       for (i = 1; i <= NF; ++i) {
         if ($i == "Init:") init = $(i + 1) / 1000
@@ -49,6 +54,35 @@ run() {
     /Memory footprint delta/ { split($0, a, "overall="); overall = a[2] + 0 }
     /Overall peak memory footprint/ { peak = $NF + 0 }
     END { printf "%.3f %.1f %.1f %.1f %.1f", avg, init, first, overall, peak }'
+}
+
+# run MODEL DEVICE THREADS RUNS -> timings of annrt-benchmark
+run() {
+  local out
+  out="$("$benchmark" --graph="$root/models/$1.tflite" --use_nnapi=true \
+    --nnapi_accelerator_name="$2" --num_threads="$3" --num_runs="$4" --min_secs=0 2>&1)" || {
+    echo "model_table: annrt-benchmark failed on $1 ($2, $3 threads):" >&2
+    echo "$out" | tail -5 >&2
+    exit 1
+  }
+  echo "$out" | timings
+}
+
+# native MODEL THREADS RUNS -> timings of native TFLite, or "- - - - -"
+native() {
+  local model="$root/models/$1.tflite" out
+  [ -f "$build/tflite-reference/variants/$1.tflite" ] && model="$build/tflite-reference/variants/$1.tflite"
+  if [ -n "$native_lib" ] && out="$("$native_bench" --lib="$native_lib" --graph="$model" \
+    --num_threads="$2" --num_runs="$3" 2>&1)"; then
+    echo "$out" | timings
+  else
+    echo "- - - - -"
+  fi
+}
+
+# ratio A B -> A / B with two decimals, or "-"
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || a == "-" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'
 }
 
 # wasm MODEL -> "avg_ms init_plus_first_ms" of TFLite WebAssembly, or "- -"
@@ -86,22 +120,23 @@ host_check() {
 
 host_check before
 echo
-echo "| model | annrt-cpu 1 thr (ms) | 2 thr (ms) | nnapi-reference (ms) | TFLite 1 / 2 thr (ms, issue) | ratio 1 / 2 thr | TFLite wasm 1 thr (ms, this run) | init + first, 1 thr (ms) | TFLite wasm init + first (ms) | memory overall / peak, 1 thr (MB) | TFLite memory (MB, issue) |"
+echo "| model | annrt-cpu 1 / 2 thr (ms) | native TFLite 2.9 1 / 2 thr (ms) | vs native 1 / 2 thr | nnapi-reference (ms) | TFLite wasm 1 thr (ms) | TFLite 2.19 1 / 2 thr (ms, issue) | vs issue 1 / 2 thr | init + first, 1 thr (ms): annrt-cpu / native / wasm | memory overall, 1 thr (MB): annrt-cpu / native / issue | annrt-cpu peak (MB) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r model tflite1 tflite2 tflite_mem; do
   case "$model" in ''|'#'*|model) continue ;; esac
   [ -f "$root/models/$model.tflite" ] || { echo "model_table: models/$model.tflite missing (scripts/fetch-models.sh)" >&2; exit 1; }
   read -r avg1 init1 first1 overall1 peak1 <<<"$(run "$model" annrt-cpu 1 "$runs")"
+  read -r native1 native_init native_first native_overall _ <<<"$(native "$model" 1 "$runs")"
   read -r avg2 _ _ _ _ <<<"$(run "$model" annrt-cpu 2 "$runs")"
+  read -r native2 _ _ _ _ <<<"$(native "$model" 2 "$runs")"
   reference="-"
   if [ "$reference_runs" -gt 0 ]; then
     read -r reference _ _ _ _ <<<"$(run "$model" nnapi-reference 1 "$reference_runs")"
   fi
   read -r wasm_avg wasm_startup <<<"$(wasm "$model")"
-  ratio1="$(awk -v a="$avg1" -v t="$tflite1" 'BEGIN { printf "%.2f", a / t }')"
-  ratio2="$(awk -v a="$avg2" -v t="$tflite2" 'BEGIN { printf "%.2f", a / t }')"
   startup="$(awk -v i="$init1" -v f="$first1" 'BEGIN { printf "%.0f + %.0f", i, f }')"
-  echo "| $model | $avg1 | $avg2 | $reference | $tflite1 / $tflite2 | $ratio1 / $ratio2 | $wasm_avg | $startup | $wasm_startup | $overall1 / $peak1 | $tflite_mem |"
+  native_startup="$(awk -v i="$native_init" -v f="$native_first" 'BEGIN { if (i == "-") print "-"; else printf "%.0f + %.0f", i, f }')"
+  echo "| $model | $avg1 / $avg2 | $native1 / $native2 | $(ratio "$avg1" "$native1") / $(ratio "$avg2" "$native2") | $reference | $wasm_avg | $tflite1 / $tflite2 | $(ratio "$avg1" "$tflite1") / $(ratio "$avg2" "$tflite2") | $startup / $native_startup / $wasm_startup | $overall1 / $native_overall / $tflite_mem | $peak1 |"
 done <"$root/bench/tflite_figures.tsv"
 echo
 host_check after
