@@ -68,10 +68,20 @@ run() {
   echo "$out" | timings
 }
 
+# tflite_model MODEL -> the file stock TFLite runs: the model, or its builtin
+# variant where MediaPipe's custom op needs one
+tflite_model() {
+  if [ -f "$build/tflite-reference/variants/$1.tflite" ]; then
+    echo "$build/tflite-reference/variants/$1.tflite"
+  else
+    echo "$root/models/$1.tflite"
+  fi
+}
+
 # native MODEL THREADS RUNS -> timings of native TFLite, or "- - - - -"
 native() {
-  local model="$root/models/$1.tflite" out
-  [ -f "$build/tflite-reference/variants/$1.tflite" ] && model="$build/tflite-reference/variants/$1.tflite"
+  local model out
+  model="$(tflite_model "$1")"
   if [ -n "$native_lib" ] && out="$("$native_bench" --lib="$native_lib" --graph="$model" \
     --num_threads="$2" --num_runs="$3" 2>&1)"; then
     echo "$out" | timings
@@ -87,8 +97,8 @@ ratio() {
 
 # wasm MODEL -> "avg_ms init_plus_first_ms" of TFLite WebAssembly, or "- -"
 wasm() {
-  local model="$root/models/$1.tflite" out
-  [ -f "$build/tflite-reference/variants/$1.tflite" ] && model="$build/tflite-reference/variants/$1.tflite"
+  local model out
+  model="$(tflite_model "$1")"
   if [ "$wasm_runs" -le 0 ] || [ ! -f "$oracle" ] || ! command -v node >/dev/null; then
     echo "- -"
     return
