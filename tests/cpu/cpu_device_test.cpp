@@ -209,13 +209,7 @@ TEST(CpuDeviceTest, InputsEndingAtAPageBoundaryAreNotOverRead) {
   TestGraph g;
   const std::vector<uint32_t> dims = {1, 5, 5, 3};
   const uint32_t in = g.tensor(dims);
-  const uint32_t out = g.tensor({1, 5, 5, 4});
-  g.operation(ANEURALNETWORKS_CONV_2D,
-              {in, g.constant({4, 3, 3, 3}, randomValues(4 * 27, 41)),
-               g.constant({4}, randomValues(4, 42)), g.int32(ANEURALNETWORKS_PADDING_SAME),
-               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {out});
-  g.finish({in}, {out});
+  g.finish({in}, {g.conv3x3(in, 3, {1, 5, 5, 4}, ANEURALNETWORKS_FUSED_NONE, 41)});
   const std::vector<uint8_t> input = toBytes(randomValues(elementCount(dims), 43));
   const size_t outputBytes = elementCount({1, 5, 5, 4}) * sizeof(float);
   const auto expected = g.runBytes(kReference, {input}, {outputBytes});
@@ -251,13 +245,7 @@ TEST(CpuDeviceTest, RunsOnNewContentsAndOnMovedBuffers) {
   TestGraph g;
   const std::vector<uint32_t> dims = {1, 6, 6, 3};
   const uint32_t in = g.tensor(dims);
-  const uint32_t out = g.tensor({1, 6, 6, 4});
-  g.operation(ANEURALNETWORKS_CONV_2D,
-              {in, g.constant({4, 3, 3, 3}, randomValues(4 * 27, 51)),
-               g.constant({4}, randomValues(4, 52)), g.int32(ANEURALNETWORKS_PADDING_SAME),
-               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {out});
-  g.finish({in}, {out});
+  g.finish({in}, {g.conv3x3(in, 3, {1, 6, 6, 4}, ANEURALNETWORKS_FUSED_NONE, 51)});
   const size_t outputSize = elementCount({1, 6, 6, 4});
   const std::vector<float> first = randomValues(elementCount(dims), 53);
   const std::vector<float> second = randomValues(elementCount(dims), 54);

@@ -46,12 +46,7 @@ TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
   ASSERT_TRUE(kEnvironmentReady);
   TestGraph g;
   const uint32_t in = g.tensor({1, 9, 9, 4});
-  const uint32_t conv = g.tensor({1, 9, 9, 8});
-  g.operation(ANEURALNETWORKS_CONV_2D,
-              {in, g.constant({8, 3, 3, 4}, randomValues(8 * 36, 31)),
-               g.constant({8}, randomValues(8, 32)), g.int32(ANEURALNETWORKS_PADDING_SAME),
-               g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
-              {conv});
+  const uint32_t conv = g.conv3x3(in, 4, {1, 9, 9, 8}, ANEURALNETWORKS_FUSED_RELU, 31);
   const uint32_t depthwise = g.tensor({1, 9, 9, 8});
   g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
               {conv, g.constant({1, 3, 3, 8}, randomValues(72, 33)),

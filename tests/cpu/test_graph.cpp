@@ -147,6 +147,21 @@ void TestGraph::operation(ANeuralNetworksOperationType type, const std::vector<u
   ++operationCount_;
 }
 
+uint32_t TestGraph::conv3x3(uint32_t input, uint32_t inChannels,
+                            const std::vector<uint32_t>& outputDims, int32_t activation,
+                            uint32_t seed) {
+  const uint32_t outChannels = outputDims.back();
+  const uint32_t filter = constant({outChannels, 3, 3, inChannels},
+                                   randomValues(size_t{outChannels} * 9 * inChannels, seed));
+  const uint32_t bias = constant({outChannels}, randomValues(outChannels, seed + 1));
+  const uint32_t output = tensor(outputDims);
+  operation(ANEURALNETWORKS_CONV_2D,
+            {input, filter, bias, int32(ANEURALNETWORKS_PADDING_SAME), int32(1), int32(1),
+             int32(activation)},
+            {output});
+  return output;
+}
+
 void TestGraph::finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs) {
   ANeuralNetworksModel_identifyInputsAndOutputs(model_, inputs.size(), inputs.data(),
                                                 outputs.size(), outputs.data());

@@ -60,6 +60,11 @@ class TestGraph {
   uint32_t boolean(bool value);
   void operation(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
                  const std::vector<uint32_t>& outputs);
+  // A CONV_2D from `input` (NHWC, `inChannels` deep) with a 3x3 filter, SAME
+  // padding and stride 1 into a new tensor of `outputDims`; its filter and
+  // bias are random values of seeds `seed` and `seed + 1`. Returns the output.
+  uint32_t conv3x3(uint32_t input, uint32_t inChannels, const std::vector<uint32_t>& outputDims,
+                   int32_t activation, uint32_t seed);
   // Identifies inputs/outputs and finishes the model.
   void finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs);
 

@@ -32,17 +32,8 @@ constexpr size_t kElements = size_t{32} * 32 * 16;  // of the input and output
 // Two convolutions, heavy enough that a staged plan threads them.
 void buildConvolutions(TestGraph& g) {
   const uint32_t in = g.tensor({1, 32, 32, 16});
-  const uint32_t mid = g.tensor({1, 32, 32, 16});
-  const uint32_t out = g.tensor({1, 32, 32, 16});
-  for (auto [from, to, seed] : {std::tuple{in, mid, 31u}, std::tuple{mid, out, 33u}}) {
-    g.operation(
-        ANEURALNETWORKS_CONV_2D,
-        {from, g.constant({16, 3, 3, 16}, randomValues(size_t{16} * 9 * 16, seed)),
-         g.constant({16}, randomValues(16, seed + 1)), g.int32(ANEURALNETWORKS_PADDING_SAME),
-         g.int32(1), g.int32(1), g.int32(ANEURALNETWORKS_FUSED_RELU)},
-        {to});
-  }
-  g.finish({in}, {out});
+  const uint32_t mid = g.conv3x3(in, 16, {1, 32, 32, 16}, ANEURALNETWORKS_FUSED_RELU, 31);
+  g.finish({in}, {g.conv3x3(mid, 16, {1, 32, 32, 16}, ANEURALNETWORKS_FUSED_RELU, 33)});
 }
 
 TEST(CpuThreadHintTest, HintSizesThePoolOverTheEnvironment) {
