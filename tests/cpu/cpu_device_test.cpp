@@ -254,12 +254,8 @@ TEST(CpuDeviceTest, RunsOnNewContentsAndOnMovedBuffers) {
   ASSERT_EQ(expectedFirst.size(), 1u);
   ASSERT_EQ(expectedSecond.size(), 1u);
 
-  const ANeuralNetworksDevice* device = findDevice(kCpu);
-  ASSERT_NE(device, nullptr);
-  ANeuralNetworksCompilation* compilation = nullptr;
-  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(g.model(), &device, 1, &compilation),
-            ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  const TestGraph::CompilationPtr compilation = g.compile(kCpu);
+  ASSERT_NE(compilation, nullptr);
   std::vector<float> inputA(first.size());
   std::vector<float> inputB(first.size());
   std::vector<float> outputA(outputSize);
@@ -268,24 +264,16 @@ TEST(CpuDeviceTest, RunsOnNewContentsAndOnMovedBuffers) {
                      std::vector<float>& output) {
     input = values;
     std::fill(output.begin(), output.end(), 0.0f);
-    ANeuralNetworksExecution* execution = nullptr;
-    bool ok =
-        ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR &&
-        ANeuralNetworksExecution_setInput(execution, 0, nullptr, input.data(),
-                                          input.size() * sizeof(float)) ==
-            ANEURALNETWORKS_NO_ERROR &&
-        ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(),
-                                           output.size() * sizeof(float)) ==
-            ANEURALNETWORKS_NO_ERROR &&
-        ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
-    ANeuralNetworksExecution_free(execution);
+    const bool ok = TestGraph::compute(
+        compilation.get(),
+        {{reinterpret_cast<const uint8_t*>(input.data()), input.size() * sizeof(float)}},
+        {{reinterpret_cast<uint8_t*>(output.data()), output.size() * sizeof(float)}});
     return ok ? std::vector<std::vector<float>>{output} : std::vector<std::vector<float>>{};
   };
   ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, first, outputA), expectedFirst));
   ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, second, outputA), expectedSecond));
   ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputB, first, outputB), expectedFirst));
   ASSERT_NO_FATAL_FAILURE(expectClose(compute(inputA, second, outputA), expectedSecond));
-  ANeuralNetworksCompilation_free(compilation);
 }
 
 // Float16 weights: a CAST of a float16 constant is folded, also where the

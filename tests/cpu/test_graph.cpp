@@ -185,37 +185,51 @@ std::vector<std::vector<uint8_t>> TestGraph::runBytes(
   return runInPlace(name, views, outputBytes);
 }
 
-std::vector<std::vector<uint8_t>> TestGraph::runInPlace(
-    const std::string& name, const std::vector<std::span<const uint8_t>>& inputs,
-    const std::vector<size_t>& outputBytes) const {
+TestGraph::CompilationPtr TestGraph::compile(const std::string& name) const {
+  CompilationPtr none(nullptr, ANeuralNetworksCompilation_free);
   const ANeuralNetworksDevice* device = findDevice(name);
-  if (device == nullptr) return {};
-  ANeuralNetworksCompilation* compilation = nullptr;
-  if (ANeuralNetworksCompilation_createForDevices(model_, &device, 1, &compilation) !=
+  if (device == nullptr) return none;
+  ANeuralNetworksCompilation* created = nullptr;
+  if (ANeuralNetworksCompilation_createForDevices(model_, &device, 1, &created) !=
       ANEURALNETWORKS_NO_ERROR) {
-    return {};
+    return none;
   }
-  std::vector<std::vector<uint8_t>> outputs;
+  CompilationPtr compilation(created, ANeuralNetworksCompilation_free);
+  const bool ok =
+      threadHint_ == 0 || ANeuralNetworksCompilation_addExtensionAttribute(
+                              created, ANNRT_COMPILATION_EXTENSION, ANNRT_COMPILATION_NUM_THREADS,
+                              &threadHint_, sizeof(threadHint_)) == ANEURALNETWORKS_NO_ERROR;
+  if (!ok || ANeuralNetworksCompilation_finish(created) != ANEURALNETWORKS_NO_ERROR) return none;
+  return compilation;
+}
+
+bool TestGraph::compute(ANeuralNetworksCompilation* compilation,
+                        const std::vector<std::span<const uint8_t>>& inputs,
+                        const std::vector<std::span<uint8_t>>& outputs) {
   ANeuralNetworksExecution* execution = nullptr;
-  bool ok = threadHint_ == 0 ||
-            ANeuralNetworksCompilation_addExtensionAttribute(
-                compilation, ANNRT_COMPILATION_EXTENSION, ANNRT_COMPILATION_NUM_THREADS,
-                &threadHint_, sizeof(threadHint_)) == ANEURALNETWORKS_NO_ERROR;
-  ok = ok && ANeuralNetworksCompilation_finish(compilation) == ANEURALNETWORKS_NO_ERROR &&
-       ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
+  bool ok = ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
     ok = ANeuralNetworksExecution_setInput(execution, i, nullptr, inputs[i].data(),
                                            inputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
-  for (size_t i = 0; ok && i < outputBytes.size(); ++i) outputs.emplace_back(outputBytes[i]);
   for (size_t i = 0; ok && i < outputs.size(); ++i) {
     ok = ANeuralNetworksExecution_setOutput(execution, i, nullptr, outputs[i].data(),
                                             outputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
   ok = ok && ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
   ANeuralNetworksExecution_free(execution);
-  ANeuralNetworksCompilation_free(compilation);
-  return ok ? outputs : std::vector<std::vector<uint8_t>>{};
+  return ok;
+}
+
+std::vector<std::vector<uint8_t>> TestGraph::runInPlace(
+    const std::string& name, const std::vector<std::span<const uint8_t>>& inputs,
+    const std::vector<size_t>& outputBytes) const {
+  const CompilationPtr compilation = compile(name);
+  if (compilation == nullptr) return {};
+  std::vector<std::vector<uint8_t>> outputs;
+  for (size_t bytes : outputBytes) outputs.emplace_back(bytes);
+  const std::vector<std::span<uint8_t>> views(outputs.begin(), outputs.end());
+  return compute(compilation.get(), inputs, views) ? outputs : std::vector<std::vector<uint8_t>>{};
 }
 
 std::vector<std::vector<float>> TestGraph::run(const std::string& name,

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -87,6 +88,17 @@ class TestGraph {
   std::vector<std::vector<uint8_t>> runInPlace(const std::string& device,
                                                const std::vector<std::span<const uint8_t>>& inputs,
                                                const std::vector<size_t>& outputBytes) const;
+
+  using CompilationPtr =
+      std::unique_ptr<ANeuralNetworksCompilation, void (*)(ANeuralNetworksCompilation*)>;
+  // Compiles for `device` alone (with the thread hint, if set); null on any
+  // failure. For tests that run one compilation more than once.
+  CompilationPtr compile(const std::string& device) const;
+  // Runs `compilation` once on `inputs`, writing `outputs`, each where it
+  // lies. False on any failure.
+  static bool compute(ANeuralNetworksCompilation* compilation,
+                      const std::vector<std::span<const uint8_t>>& inputs,
+                      const std::vector<std::span<uint8_t>>& outputs);
 
  private:
   uint32_t add(const ANeuralNetworksOperandType& type, const void* data, size_t length);
