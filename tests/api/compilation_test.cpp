@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "annrt/compilation_attributes.h"
+#include "common/temp_path.h"
 #include "test_models.h"
 
 namespace annrt::test {
@@ -98,7 +99,10 @@ TEST_F(CompilationTest, SettingsRejectInvalidValuesAndKeepTheCompilationUsable) 
 
 TEST_F(CompilationTest, SetCaching) {
   Compilation compilation = compile(model(), /*finish=*/false);
-  const std::string dir = std::filesystem::temp_directory_path().string();
+  // The cache files this writes go to a directory of this process alone.
+  const TempPath cacheDir("annrt_set_caching");
+  const std::string& dir = cacheDir.str();
+  std::filesystem::create_directories(dir);
   const std::vector<uint8_t> token(ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN, 7);
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
             ANeuralNetworksCompilation_setCaching(nullptr, dir.c_str(), token.data()));

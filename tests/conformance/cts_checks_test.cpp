@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "check.h"
+#include "common/temp_path.h"
 #include "test_case.h"
 
 namespace annrt::cts {
@@ -198,7 +199,8 @@ TEST(CtsTransform, MainOperationSkipsPlaceholderAdds) {
 }
 
 TEST(CtsLoader, LoadsTheReadmeFormat) {
-  const auto dir = std::filesystem::temp_directory_path() / "annrt_cts_loader_test";
+  const annrt::test::TempPath loaderDir("annrt_cts_loader_test");
+  const std::filesystem::path dir = loaderDir.str();
   std::filesystem::create_directories(dir / "V1_0");
   std::ofstream(dir / "V1_0" / "one.json") << R"([{"name":"one","spec":"V1_0/one.mod.py",
     "versionDir":"V1_0","minFeatureLevel":27,"isRelaxed":false,"expectFailure":false,
@@ -216,7 +218,6 @@ TEST(CtsLoader, LoadsTheReadmeFormat) {
       "quant8AsymmSigned":{"atol":1,"rtol":0},"quant8Symm":{"atol":1,"rtol":0},
       "quant16Asymm":{"atol":1,"rtol":0},"quant16Symm":{"atol":1,"rtol":0}}}])";
   const std::vector<TestCase> cases = loadTestCases(dir, false);
-  std::filesystem::remove_all(dir);
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].name, "one");
   EXPECT_EQ(cases[0].minFeatureLevel, 27);

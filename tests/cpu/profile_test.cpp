@@ -10,14 +10,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/temp_path.h"
 #include "expect_close.h"
 #include "test_graph.h"
 
 namespace annrt::test {
 namespace {
 
-std::string profilePath() {
-  return testing::TempDir() + "/annrt_cpu_profile.json";
+const std::string& profilePath() {
+  static const TempPath path("annrt_cpu_profile.json");
+  return path.str();
 }
 
 // Must run before the runtime's device registry is built (first NNAPI call).

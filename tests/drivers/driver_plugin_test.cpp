@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "common/device_lookup.h"
+#include "common/temp_path.h"
 
 namespace {
 
 using annrt::test::findDevice;
 
-std::string profilePath();
+const std::string& profilePath();
 
 // Must run before the runtime's device registry is built (first NNAPI call).
 const bool kEnvironmentReady = [] {
@@ -32,8 +33,9 @@ const bool kEnvironmentReady = [] {
   return true;
 }();
 
-std::string profilePath() {
-  return testing::TempDir() + "/annrt_driver_plugin_profile.json";
+const std::string& profilePath() {
+  static const annrt::test::TempPath path("annrt_driver_plugin_profile.json");
+  return path.str();
 }
 
 // Devices of the steps of the last compilation freed (from ANNRT_PROFILE).
@@ -114,7 +116,9 @@ class SmallModel {
  private:
   void add(const ANeuralNetworksOperandType& type, const void* value = nullptr, size_t length = 0) {
     ASSERT_EQ(ANeuralNetworksModel_addOperand(model_, &type), 0);
-    if (value) ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model_, next_, value, length), 0);
+    if (value) {
+      ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model_, next_, value, length), 0);
+    }
     ++next_;
   }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "common/device_lookup.h"
+#include "common/temp_path.h"
 #include "common/types.h"
 #include "model_runner.h"
 #include "tflite/importer.h"
@@ -56,8 +57,9 @@ ModelSpec halfWeightsModel() {
   return spec;
 }
 
-std::string writeModel() {
-  const std::string path = ::testing::TempDir() + "/annrt_half_weights.tflite";
+// The model written to `file`, whose path it returns.
+const std::string& writeModel(const annrt::test::TempPath& file) {
+  const std::string& path = file.str();
   const std::vector<uint8_t> bytes = testing::serialize(halfWeightsModel());
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
@@ -81,7 +83,8 @@ void expectConvolution(const std::vector<uint8_t>& outputBytes, const std::vecto
 }
 
 TEST(HalfWeightsTest, KeptFloat16BehindACastAndComputedOnEveryDevice) {
-  auto imported = importFile(writeModel());
+  const annrt::test::TempPath file("annrt_half_weights.tflite");
+  auto imported = importFile(writeModel(file));
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   const ImportedModel& model = **imported;
   ASSERT_EQ(model.operations().size(), 2u);
@@ -114,7 +117,8 @@ TEST(HalfWeightsTest, KeptFloat16BehindACastAndComputedOnEveryDevice) {
 TEST(HalfWeightsTest, FoldedToFloat32WhenAsked) {
   ImportOptions options;
   options.keepFloat16Weights = false;
-  auto imported = importFile(writeModel(), options);
+  const annrt::test::TempPath file("annrt_half_weights.tflite");
+  auto imported = importFile(writeModel(file), options);
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   ASSERT_EQ((*imported)->operations().size(), 1u);
   EXPECT_EQ((*imported)->operations()[0].nnapiName, "CONV_2D");

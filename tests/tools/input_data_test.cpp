@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cache_token.h"
+#include "common/temp_path.h"
 
 namespace annrt::tools {
 namespace {
@@ -70,7 +71,8 @@ TEST(InputDataTest, HalfConversion) {
 
 TEST(InputDataTest, ReadTensorFileChecksSize) {
   const TensorDesc desc{"x", ANEURALNETWORKS_TENSOR_FLOAT32, {2}, 0.0f, 0};
-  const std::string path = testing::TempDir() + "annrt_input_data_test.bin";
+  const annrt::test::TempPath tensorFile("annrt_input_data_test.bin");
+  const std::string& path = tensorFile.str();
   FILE* file = std::fopen(path.c_str(), "wb");
   ASSERT_NE(file, nullptr);
   const float values[2] = {1.0f, 2.0f};
