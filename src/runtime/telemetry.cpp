@@ -19,31 +19,47 @@ Telemetry::Telemetry() {
 }
 
 Telemetry::~Telemetry() {
-  writeStats();
+  bool changed = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    changed = statsChanged_;
+  }
+  // Unchanged counters are already in the file; writing them again at exit
+  // would bring back a file its reader has read and removed.
+  if (changed) writeStats();
 }
 
 void Telemetry::writeStats() const {
-  if (!statsPath_.empty()) writeFile(statsPath_, statsJson());
+  if (statsPath_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    statsChanged_ = false;
+  }
+  writeFile(statsPath_, statsJson());
 }
 
 void Telemetry::countCompilation(const std::string& device) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++counters_[device].compilations;
+  statsChanged_ = true;
 }
 
 void Telemetry::countInference(const std::string& device) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++counters_[device].inferences;
+  statsChanged_ = true;
 }
 
 void Telemetry::countFallback(const std::string& device) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++counters_[device].fallbacks;
+  statsChanged_ = true;
 }
 
 void Telemetry::countCache(const std::string& device, bool hit) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++(hit ? counters_[device].cacheHits : counters_[device].cacheMisses);
+  statsChanged_ = true;
 }
 
 std::map<std::string, DeviceCounters> Telemetry::counters() const {

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // What the runtime tells about itself: per-device counters (ANNRT_STATS=file
-// writes them as JSON at exit) and per-operation profiles of compilations
+// writes them as JSON as each compilation is freed, and at exit if they
+// changed since) and per-operation profiles of compilations
 // (ANNRT_PROFILE=1 logs them, ANNRT_PROFILE=file.json also writes them there
 // each time a compilation is freed).
 #pragma once
@@ -44,7 +45,7 @@ struct CompilationProfile {
 class Telemetry {
  public:
   Telemetry();
-  ~Telemetry();  // writes ANNRT_STATS
+  ~Telemetry();  // writes ANNRT_STATS if the counters changed since the last write
 
   // Also written as each compilation is freed, so that a tool can read the
   // counters of its own run without waiting for the process to exit.
@@ -70,6 +71,7 @@ class Telemetry {
   bool profiling_ = false;
   std::string profilePath_;
   std::string statsPath_;
+  mutable bool statsChanged_ = false;  // counted since the last writeStats
 };
 
 }  // namespace annrt::runtime

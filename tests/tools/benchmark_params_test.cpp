@@ -8,7 +8,10 @@
 #include <stdlib.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
+#include "common/temp_path.h"
 #include "runtime_env.h"
 
 namespace annrt::tools {
@@ -144,19 +147,38 @@ TEST(RuntimeEnvironmentTest, ProfilingPicksAProfileFile) {
   BenchmarkParams p;
   p.enableOpProfiling = true;
   setenv("ANNRT_PROFILE", "1", 1);  // log-only: names no file, so it is replaced
-  auto temporary = applyRuntimeEnvironment(p);
-  ASSERT_TRUE(temporary.ok());
-  EXPECT_TRUE(temporary->profileIsTemporary);
-  EXPECT_NE(temporary->profilePath.find("annrt-benchmark-profile-"), std::string::npos);
-  EXPECT_EQ(std::string(getenv("ANNRT_PROFILE")), temporary->profilePath);
-  std::remove(temporary->profilePath.c_str());
+  unsetenv("ANNRT_STATS");
+  std::string temporaryPath;
+  std::string statsPath;
+  {
+    auto temporary = applyRuntimeEnvironment(p);
+    ASSERT_TRUE(temporary.ok());
+    EXPECT_TRUE(temporary->profileIsTemporary);
+    EXPECT_TRUE(temporary->statsIsTemporary);
+    temporaryPath = temporary->profilePath;
+    statsPath = temporary->statsPath;
+    EXPECT_NE(temporaryPath.find("annrt-benchmark-profile-"), std::string::npos);
+    EXPECT_EQ(std::string(getenv("ANNRT_PROFILE")), temporaryPath);
+    EXPECT_TRUE(std::filesystem::exists(temporaryPath));
+    EXPECT_TRUE(std::filesystem::exists(statsPath));
+  }
+  // The files it created go with the environment, read or not.
+  EXPECT_FALSE(std::filesystem::exists(temporaryPath));
+  EXPECT_FALSE(std::filesystem::exists(statsPath));
 
-  setenv("ANNRT_PROFILE", "/tmp/mine.json", 1);
-  auto kept = applyRuntimeEnvironment(p);
-  ASSERT_TRUE(kept.ok());
-  EXPECT_FALSE(kept->profileIsTemporary);
-  EXPECT_EQ(kept->profilePath, "/tmp/mine.json");
+  const annrt::test::TempPath minePath("annrt_mine.json");
+  const std::string& mine = minePath.str();
+  std::ofstream(mine) << "{}";
+  setenv("ANNRT_PROFILE", mine.c_str(), 1);
+  {
+    auto kept = applyRuntimeEnvironment(p);
+    ASSERT_TRUE(kept.ok());
+    EXPECT_FALSE(kept->profileIsTemporary);
+    EXPECT_EQ(kept->profilePath, mine);
+  }
+  EXPECT_TRUE(std::filesystem::exists(mine));
   unsetenv("ANNRT_PROFILE");
+  unsetenv("ANNRT_STATS");
 }
 
 }  // namespace

@@ -88,7 +88,6 @@ void printOperatorProfile(const RuntimeEnvironment& environment, const ModelSour
   const std::string text = formatOperatorProfile(*profile, model.operations(), executions);
   logInfo(text.substr(0, text.find('\n')));
   logRaw(text.substr(text.find('\n') + 1));
-  if (environment.profileIsTemporary) std::remove(environment.profilePath.c_str());
 }
 
 // The runtime rewrites its counters as each compilation is freed.
@@ -99,7 +98,6 @@ void printDeviceCounters(const RuntimeEnvironment& environment) {
   } else {
     for (const std::string& line : deviceCounterLines(*counters)) logInfo(line);
   }
-  if (environment.statsIsTemporary) std::remove(environment.statsPath.c_str());
 }
 
 struct Timings {

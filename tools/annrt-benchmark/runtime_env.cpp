@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "tool_result.h"
@@ -39,6 +40,7 @@ Result<void> useOutputFile(const char* variable, const std::string& kind, std::s
     return {};
   }
   ANNRT_ASSIGN_OR_RETURN(path, makeTemporaryPath(kind));
+  environment.temporaries.emplace_back(path);
   temporary = true;
   ANNRT_RETURN_IF_ERROR(setVariable(variable, path));
   environment.assignments.push_back(std::string(variable) + "=" + path);
@@ -46,6 +48,10 @@ Result<void> useOutputFile(const char* variable, const std::string& kind, std::s
 }
 
 }  // namespace
+
+TemporaryFile::~TemporaryFile() {
+  if (!path_.empty()) std::remove(path_.c_str());
+}
 
 std::vector<std::pair<std::string, std::string>> runtimeVariables(const BenchmarkParams& params) {
   std::vector<std::pair<std::string, std::string>> variables;

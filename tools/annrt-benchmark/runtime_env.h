@@ -15,6 +15,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchmark_params.h"
@@ -22,12 +23,28 @@
 
 namespace annrt::tools {
 
+// A file this tool created; removed when its owner goes, whether the
+// benchmark got to read it or failed on the way.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(std::string path) : path_(std::move(path)) {}
+  TemporaryFile(TemporaryFile&& other) noexcept : path_(std::exchange(other.path_, {})) {}
+  TemporaryFile& operator=(TemporaryFile&&) = delete;
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile();
+
+ private:
+  std::string path_;
+};
+
 struct RuntimeEnvironment {
   std::vector<std::string> assignments;  // "NAME=value" lines that were set
   std::string profilePath;               // where the runtime writes the profile, or ""
-  bool profileIsTemporary = false;       // created here; remove after reading
+  bool profileIsTemporary = false;       // created here, removed with this
   std::string statsPath;                 // where the runtime writes its counters
   bool statsIsTemporary = false;
+  std::vector<TemporaryFile> temporaries;
 };
 
 // The NAME=value pairs `params` asks for, without touching the environment
