@@ -37,10 +37,11 @@ bool initializeXnnpack() {
 }
 
 Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(std::shared_ptr<const Model> model,
-                                                              ThreadPool pool) {
+                                                              ThreadPool pool,
+                                                              std::vector<bool> paddedInputs) {
   ANNRT_CPU_REQUIRE(initializeXnnpack(), "XNNPACK does not support this CPU");
   std::unique_ptr<CompiledGraph> graph(new CompiledGraph());
-  ANNRT_RETURN_IF_ERROR(graph->build(std::move(model), std::move(pool)));
+  ANNRT_RETURN_IF_ERROR(graph->build(std::move(model), std::move(pool), paddedInputs));
   return graph;
 }
 
@@ -48,7 +49,8 @@ CompiledGraph::~CompiledGraph() {
   if (runtime_ != nullptr) xnn_delete_runtime(runtime_);
 }
 
-Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool pool) {
+Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool pool,
+                                  const std::vector<bool>& paddedInputs) {
   model_ = std::move(model);
   pool_ = std::move(pool);
   const Subgraph& main = model_->main;
@@ -77,7 +79,8 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
   // not handed to XNNPACK.
   for (uint32_t i = 0; i < main.inputIndexes.size(); ++i) {
     if (!context.hasValue(main.inputIndexes[i])) continue;
-    inputs_.push_back({i, byteSize(main.operands[main.inputIndexes[i]].shape), nullptr});
+    const bool padded = i < paddedInputs.size() && paddedInputs[i];
+    inputs_.push_back({i, byteSize(main.operands[main.inputIndexes[i]].shape), nullptr, padded});
     externals_.push_back({i, nullptr});
   }
   for (uint32_t i = 0; i < main.outputIndexes.size(); ++i) {
@@ -96,7 +99,7 @@ Result<void*> CompiledGraph::readableInput(size_t slot, const void* data) {
   InputSlot& input = inputs_[slot];
   const auto address = reinterpret_cast<uintptr_t>(data);
   const uintptr_t last = address + input.bytes - 1;
-  if (input.bytes > 0 && last / kPage == (last + XNN_EXTRA_BYTES) / kPage) {
+  if (input.padded || (input.bytes > 0 && last / kPage == (last + XNN_EXTRA_BYTES) / kPage)) {
     return const_cast<void*>(data);
   }
   if (!input.staging) {

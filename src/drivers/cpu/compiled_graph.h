@@ -17,6 +17,7 @@
 #include "common/model.h"
 #include "common/result.h"
 #include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/stage_executable.h"
 #include "drivers/cpu/thread_pool.h"
 
 namespace annrt::cpu {
@@ -24,24 +25,27 @@ namespace annrt::cpu {
 // Initializes XNNPACK once per process; false if this CPU is unsupported.
 bool initializeXnnpack();
 
-class CompiledGraph {
+class CompiledGraph final : public StageExecutable {
  public:
+  // paddedInputs[i] (if given): XNN_EXTRA_BYTES past the end of every
+  // buffer given for input i may be read, so it is never copied.
   static Result<std::unique_ptr<CompiledGraph>> compile(std::shared_ptr<const Model> model,
-                                                        ThreadPool pool);
-  ~CompiledGraph();
+                                                        ThreadPool pool,
+                                                        std::vector<bool> paddedInputs = {});
+  ~CompiledGraph() override;
   CompiledGraph(const CompiledGraph&) = delete;
   CompiledGraph& operator=(const CompiledGraph&) = delete;
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
   const ThreadPool& pool() const { return pool_; }
-  // Runs on inputs[i] (each of the input's byte size), writing outputs[i]
-  // (each large enough). Not reentrant: callers serialize runs.
-  Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs);
+  Result<void> run(const std::vector<const void*>& inputs,
+                   const std::vector<void*>& outputs) override;
 
  private:
   CompiledGraph() = default;
-  Result<void> build(std::shared_ptr<const Model> model, ThreadPool pool);
+  Result<void> build(std::shared_ptr<const Model> model, ThreadPool pool,
+                     const std::vector<bool>& paddedInputs);
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
@@ -55,6 +59,7 @@ class CompiledGraph {
     uint32_t index = 0;  // model input index, also its XNNPACK external id
     size_t bytes = 0;
     std::unique_ptr<uint8_t[]> staging;  // allocated on first need
+    bool padded = false;                 // read in place always
   };
   std::vector<InputSlot> inputs_;  // the model inputs some node reads
   std::vector<xnn_external_value> externals_;

@@ -4,6 +4,7 @@
 
 #include "common/log.h"
 #include "drivers/cpu/cpu_prepared_model.h"
+#include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/staged_graph.h"
@@ -37,9 +38,10 @@ void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t
   }
   std::string stages;
   for (const PlannedStage& stage : plan) {
-    stages += fmt::format("{}operations {}-{} on {} thread{}", stages.empty() ? "" : ", ",
-                          stage.operations.front(), stage.operations.back(),
-                          stage.threaded ? threads : 1, stage.threaded ? "s" : "");
+    stages +=
+        fmt::format("{}operations {}-{} on {} thread{}{}", stages.empty() ? "" : ", ",
+                    stage.operations.front(), stage.operations.back(), stage.threaded ? threads : 1,
+                    stage.threaded ? "s" : "", stage.native ? " (native kernels)" : "");
   }
   ANNRT_VLOG(
       DRIVER,
@@ -85,17 +87,17 @@ class CpuDevice final : public Device {
     const uint32_t threads = resolveThreadCount(options.numThreads);
     // One thread: one stage, with no pool.
     const double handOff = handOffMicros();
-    std::vector<PlannedStage> plan = planStages(*model, handOff, threads);
+    std::vector<PlannedStage> plan = planStages(*model, handOff, threads, nativeKernelsEnabled());
     logPlan(*model, plan, threads, handOff);
     const ThreadPool pool = sharedThreadPool(threads);
     const bool staged = plan.size() > 1;
     Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(model, std::move(plan), pool);
     if (!graph.ok() && staged) {
-      // Stages only move work between threads: the partition compiled whole
-      // is the same computation.
+      // Stages only move work between threads and kernels: the partition
+      // compiled whole on XNNPACK is the same computation.
       ANNRT_VLOG(DRIVER, "annrt-cpu: {}; compiling the partition as one stage instead",
                  graph.error().message);
-      graph = StagedGraph::compile(model, planStages(*model, 0, threads), pool);
+      graph = StagedGraph::compile(model, planStages(*model, 0, threads, false), pool);
     }
     if (!graph.ok()) return graph.error();
     return std::shared_ptr<PreparedModel>(

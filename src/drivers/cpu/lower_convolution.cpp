@@ -21,6 +21,7 @@
 #include <string>
 
 #include "common/log.h"
+#include "drivers/cpu/convolution_params.h"
 #include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/window.h"
 #include "ops/util/shape_helpers.h"
@@ -29,15 +30,6 @@ namespace annrt::cpu {
 namespace {
 
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
-
-struct ConvOp {
-  Window window;
-  OutputRange range;
-  uint32_t inChannels = 0, outChannels = 0, depthMultiplier = 1, groups = 1;
-  bool depthwise = false;
-  // Why a quantized op runs in float32; empty on XNNPACK's native kernels.
-  std::string floatReason;
-};
 
 // XNNPACK's quantized kernels requantize with one float multiplier per
 // output channel, input_scale * filter_scale / output_scale, and only accept
@@ -136,8 +128,10 @@ Result<void> defineWithValues(LoweringContext& context, const Operation& op,
       op, 0, [&](uint32_t output) { return define(input, filter, bias, output); });
 }
 
-Result<ConvOp> readConv(const LoweringContext& context, const Operation& op) {
-  ConvOp conv;
+}  // namespace
+
+Result<ConvParams> readConvolution(const LoweringContext& context, const Operation& op) {
+  ConvParams conv;
   conv.depthwise = op.type == OperationType::DEPTHWISE_CONV_2D;
   const bool grouped = op.type == OperationType::GROUPED_CONV_2D;
   // DEPTHWISE_CONV_2D's multiplier and GROUPED_CONV_2D's group count follow
@@ -187,7 +181,9 @@ Result<ConvOp> readConv(const LoweringContext& context, const Operation& op) {
   return conv;
 }
 
-Result<void> defineConv(LoweringContext& context, const Operation& op, const ConvOp& conv) {
+namespace {
+
+Result<void> defineConv(LoweringContext& context, const Operation& op, const ConvParams& conv) {
   const Window& w = conv.window;
   return defineWithValues(
       context, op, conv.floatReason,
@@ -216,7 +212,7 @@ Result<void> defineConv(LoweringContext& context, const Operation& op, const Con
 }  // namespace
 
 Result<void> lowerConvolution(LoweringContext& context, const Operation& op) {
-  ANNRT_ASSIGN_OR_RETURN(ConvOp conv, readConv(context, op));
+  ANNRT_ASSIGN_OR_RETURN(ConvParams conv, readConvolution(context, op));
   if (context.checking()) return {};
   return defineConv(context, op, conv);
 }

@@ -18,7 +18,7 @@ Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(const Stage
                                    : fusionWithPrevious(model, model.main.operations[ops[i - 1]],
                                                         model.main.operations[ops[i]]);
       if (fusion == Fusion::NONE) {
-        plan.push_back({{ops[i]}, stage.threaded});
+        plan.push_back({{ops[i]}, stage.threaded, stage.native});
         timedOperation.push_back(ops[i]);
         continue;
       }

@@ -27,13 +27,18 @@ struct PlannedStage {
   // are in no stage: every stage reading one folds it.
   std::vector<uint32_t> operations;
   bool threaded = false;
+  // Run on annrt-cpu's own kernels (native_kernel.h) instead of XNNPACK.
+  bool native = false;
 };
 
 inline constexpr double kThreadEfficiency = 0.9;  // 2 threads: 0.55 of the time
 inline constexpr double kCutMicros = 10;
 
 // One stage, marked threaded, when handOffMicros is 0 (the pool always pays),
-// threads is 1 (there is no pool) or every cut costs more than it saves.
-std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads);
+// threads is 1 (there is no pool) or every cut costs more than it saves, and
+// no operation runs better on annrt-cpu's own kernels (native_kernel.h, only
+// looked for with `nativeKernels`): runs of those are stages of their own.
+std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads,
+                                     bool nativeKernels = true);
 
 }  // namespace annrt::cpu

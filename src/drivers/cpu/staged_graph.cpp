@@ -10,8 +10,30 @@
 #include "common/device.h"
 #include "common/submodel.h"
 #include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/native_stage.h"
 
 namespace annrt::cpu {
+namespace {
+
+// paddedInputs[i]: XNN_EXTRA_BYTES past the end of input i may be read.
+Result<std::unique_ptr<StageExecutable>> compileStage(std::shared_ptr<const Model> model,
+                                                      const PlannedStage& plan,
+                                                      const ThreadPool& pool,
+                                                      std::vector<bool> paddedInputs = {}) {
+  ThreadPool stagePool = plan.threaded ? pool : nullptr;
+  if (plan.native) {
+    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> stage,
+                           NativeStage::compile(std::move(model), std::move(stagePool)));
+    return std::unique_ptr<StageExecutable>(std::move(stage));
+  }
+  ANNRT_ASSIGN_OR_RETURN(
+      std::unique_ptr<CompiledGraph> graph,
+      CompiledGraph::compile(std::move(model), std::move(stagePool), std::move(paddedInputs)));
+  return std::unique_ptr<StageExecutable>(std::move(graph));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
                                                           std::vector<PlannedStage> plan,
                                                           const ThreadPool& pool) {
@@ -22,8 +44,7 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   const Model& whole = *graph->model_;
   if (plan.size() == 1) {
     Stage stage{std::move(plan.front()), nullptr, {}, {}, {}, {}};
-    ANNRT_ASSIGN_OR_RETURN(
-        stage.graph, CompiledGraph::compile(graph->model_, stage.plan.threaded ? pool : nullptr));
+    ANNRT_ASSIGN_OR_RETURN(stage.graph, compileStage(graph->model_, stage.plan, pool));
     for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
       stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
     }
@@ -51,6 +72,7 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
     }
     ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), casts, readOutside, pool));
   }
+  ANNRT_RETURN_IF_ERROR(graph->allocateIntermediates());
   return graph;
 }
 
@@ -67,31 +89,45 @@ Result<void> StagedGraph::addStage(PlannedStage plan,
   std::sort(operations.begin(), operations.end());
   operations.erase(std::unique(operations.begin(), operations.end()), operations.end());
   Submodel submodel = extractSubmodel(whole, operations, readOutside);
-  Result<std::unique_ptr<CompiledGraph>> compiled =
-      CompiledGraph::compile(submodel.model, plan.threaded ? pool : nullptr);
+  const size_t index = stages_.size();
+  std::vector<Slot> reads;
+  std::vector<bool> padded;
+  for (uint32_t operand : submodel.inputs) {
+    reads.push_back(slotOf(operand));
+    padded.push_back(reads.back().kind == Slot::Kind::INTERMEDIATE);
+    if (padded.back()) intermediates_[reads.back().index].last = index;
+  }
+  Result<std::unique_ptr<StageExecutable>> compiled =
+      compileStage(submodel.model, plan, pool, std::move(padded));
   if (!compiled.ok()) {
     return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}",
                      stages_.size(), plan.operations.front(), plan.operations.back(),
                      compiled.error().message);
   }
-  Stage stage{std::move(plan), std::move(*compiled), {}, {}, {}, {}};
-  for (uint32_t operand : submodel.inputs) stage.reads.push_back(slotOf(operand));
+  Stage stage{std::move(plan), std::move(*compiled), std::move(reads), {}, {}, {}};
   for (uint32_t operand : submodel.outputs) {
     const auto& outputs = whole.main.outputIndexes;
     if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
       // Padded: XNNPACK may read XNN_EXTRA_BYTES past it in a later stage.
+      // 64-byte aligned, a cache line.
       const size_t bytes = byteSize(whole.main.operands[operand].shape) + XNN_EXTRA_BYTES;
-      std::unique_ptr<uint8_t[]> buffer(new (std::nothrow) uint8_t[bytes]);
-      ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, buffer != nullptr,
-                       "annrt-cpu: cannot allocate {} bytes between stages", bytes);
       intermediateOf_[operand] = static_cast<int64_t>(intermediates_.size());
-      intermediates_.push_back(std::move(buffer));
+      intermediates_.push_back({index, index, (bytes + 63) / 64 * 64, 0});
     }
     stage.writes.push_back(slotOf(operand));
   }
   stage.inputs.resize(stage.reads.size());
   stage.outputs.resize(stage.writes.size());
   stages_.push_back(std::move(stage));
+  return {};
+}
+
+Result<void> StagedGraph::allocateIntermediates() {
+  const size_t bytes = planArena(intermediates_);
+  if (bytes == 0) return {};
+  arena_.reset(new (std::nothrow) uint8_t[bytes]);
+  ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, arena_ != nullptr,
+                   "annrt-cpu: cannot allocate {} bytes between stages", bytes);
   return {};
 }
 
@@ -114,7 +150,7 @@ Result<void> StagedGraph::run(const std::vector<const void*>& inputs,
     switch (slot.kind) {
       case Slot::Kind::MODEL_INPUT: return const_cast<void*>(inputs[slot.index]);
       case Slot::Kind::MODEL_OUTPUT: return outputs[slot.index];
-      case Slot::Kind::INTERMEDIATE: return intermediates_[slot.index].get();
+      case Slot::Kind::INTERMEDIATE: return arena_.get() + intermediates_[slot.index].offset;
     }
     return nullptr;
   };

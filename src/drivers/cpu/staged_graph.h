@@ -1,11 +1,12 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// A partition compiled as a sequence of XNNPACK runtimes, one per stage
-// (stage_plan.h), each with its own thread pool or none. Tensors passed from
-// one stage to a later one live in buffers of their own; everything else is
-// planned by XNNPACK inside its stage. A plan of one stage is the partition
-// compiled whole, with nothing extra.
+// A partition compiled as a sequence of stages (stage_plan.h), each an
+// XNNPACK runtime or a run of annrt-cpu's own kernels (native_stage.h), each
+// with the thread pool or none. Tensors passed from
+// one stage to a later one live in one arena, sharing it where their spans of
+// stages do not overlap; everything else is planned inside its stage. A plan of one stage is the
+// partition compiled whole, with nothing extra.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/stage_plan.h"
 
@@ -46,7 +48,7 @@ class StagedGraph {
   };
   struct Stage {
     PlannedStage plan;
-    std::unique_ptr<CompiledGraph> graph;
+    std::unique_ptr<StageExecutable> graph;
     std::vector<Slot> reads, writes;
     std::vector<const void*> inputs;  // per-run pointers, kept to avoid allocating
     std::vector<void*> outputs;
@@ -57,12 +59,14 @@ class StagedGraph {
   Result<void> addStage(PlannedStage plan, const std::unordered_map<uint32_t, uint32_t>& casts,
                         const std::vector<bool>& readOutside, const ThreadPool& pool);
   Slot slotOf(uint32_t operand);
+  Result<void> allocateIntermediates();
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
   std::vector<Stage> stages_;
-  std::vector<std::unique_ptr<uint8_t[]>> intermediates_;
-  std::vector<int64_t> intermediateOf_;  // per operand: index into intermediates_, or -1
+  std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them
+  std::vector<int64_t> intermediateOf_;     // per operand: index into intermediates_, or -1
+  std::unique_ptr<uint8_t[]> arena_;
 };
 
 }  // namespace annrt::cpu

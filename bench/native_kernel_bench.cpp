@@ -1,0 +1,117 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// One float32 convolution of few channels on annrt-cpu at 1 thread, on its
+// own kernels (src/drivers/cpu/native_kernel.h) and on XNNPACK
+// (ANNRT_CPU_NATIVE_KERNELS=0), the pair run one after the other for each
+// shape: the ratio of the two is what decides nativeKernelPreferred. Shapes
+// are those of the default models' heads and first layers.
+//
+//   build/bench/annrt_native_kernel_bench --benchmark_min_time=0.5
+#include <android/NeuralNetworks.h>
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <span>
+#include <string>
+
+#include "test_graph.h"
+
+namespace annrt::test {
+namespace {
+
+struct ConvCase {
+  bool depthwise;
+  uint32_t size, inChannels, outChannels, filter, stride;
+};
+
+// Outputs of one SAME convolution of `c` on a size x size input.
+uint32_t outputSize(const ConvCase& c) {
+  return (c.size + c.stride - 1) / c.stride;
+}
+
+void buildConv(TestGraph& g, const ConvCase& c) {
+  const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+  const uint32_t side = outputSize(c);
+  const uint32_t out = g.tensor({1, side, side, c.outChannels});
+  const size_t taps = size_t{c.filter} * c.filter;
+  const uint32_t filter = c.depthwise
+                              ? g.constant({1, c.filter, c.filter, c.outChannels},
+                                           randomValues(taps * c.outChannels, 1))
+                              : g.constant({c.outChannels, c.filter, c.filter, c.inChannels},
+                                           randomValues(taps * c.inChannels * c.outChannels, 1));
+  std::vector<uint32_t> inputs = {in,
+                                  filter,
+                                  g.constant({c.outChannels}, randomValues(c.outChannels, 2)),
+                                  g.int32(ANEURALNETWORKS_PADDING_SAME),
+                                  g.int32(static_cast<int32_t>(c.stride)),
+                                  g.int32(static_cast<int32_t>(c.stride))};
+  if (c.depthwise) inputs.push_back(g.int32(1));
+  inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_RELU6));
+  g.operation(c.depthwise ? ANEURALNETWORKS_DEPTHWISE_CONV_2D : ANEURALNETWORKS_CONV_2D, inputs,
+              {out});
+  g.finish({in}, {out});
+}
+
+void runConv(benchmark::State& state, const ConvCase& c, bool native) {
+  setenv("ANNRT_CPU_NATIVE_KERNELS", native ? "1" : "0", 1);
+  TestGraph g;
+  buildConv(g, c);
+  g.setThreadHint(1);
+  TestGraph::CompilationPtr compilation = g.compile(kCpu);
+  unsetenv("ANNRT_CPU_NATIVE_KERNELS");
+  if (compilation == nullptr) {
+    state.SkipWithError("cannot compile for annrt-cpu");
+    return;
+  }
+  const std::vector<uint8_t> input =
+      toBytes(randomValues(size_t{c.size} * c.size * c.inChannels, 3));
+  const uint32_t side = outputSize(c);
+  std::vector<uint8_t> output(size_t{side} * side * c.outChannels * sizeof(float));
+  for (auto _ : state) {
+    if (!TestGraph::compute(compilation.get(), {std::span<const uint8_t>(input)},
+                            {std::span<uint8_t>(output)})) {
+      state.SkipWithError("execution failed");
+      break;
+    }
+  }
+}
+
+void registerCase(const std::string& name, const ConvCase& c) {
+  for (bool native : {true, false}) {
+    benchmark::RegisterBenchmark(
+        (name + (native ? "/native" : "/xnnpack")).c_str(),
+        [c, native](benchmark::State& state) { runConv(state, c, native); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+  }
+}
+
+}  // namespace
+}  // namespace annrt::test
+
+int main(int argc, char** argv) {
+  using annrt::test::registerCase;
+  // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
+  registerCase("Depthwise3x3_C8_256", {true, 256, 8, 8, 3, 1});
+  registerCase("Pointwise_8to8_256", {false, 256, 8, 8, 1, 1});
+  registerCase("Conv3x3_8to1_256", {false, 256, 8, 1, 3, 1});
+  registerCase("Depthwise3x3_C8_128", {true, 128, 8, 8, 3, 1});
+  registerCase("Pointwise_8to8_128", {false, 128, 8, 8, 1, 1});
+  // 16 channels, and wider inputs or outputs.
+  registerCase("Depthwise3x3_C16_128", {true, 128, 16, 16, 3, 1});
+  registerCase("Depthwise3x3_C16_64", {true, 64, 16, 16, 3, 1});
+  registerCase("Depthwise3x3_C16_128_s2", {true, 128, 16, 16, 3, 2});
+  registerCase("Pointwise_16to16_128", {false, 128, 16, 16, 1, 1});
+  registerCase("Pointwise_16to8_128", {false, 128, 16, 8, 1, 1});
+  registerCase("Pointwise_8to16_128", {false, 128, 8, 16, 1, 1});
+  registerCase("Conv3x3_16to16_64", {false, 64, 16, 16, 3, 1});
+  registerCase("Conv3x3_16to1_128", {false, 128, 16, 1, 3, 1});
+  // First layers: 3 input channels, stride 2.
+  registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
+  registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,35 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/native_kernel.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace annrt::cpu {
+
+Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
+                                                       const Operation& op) {
+  switch (op.type) {
+    case OperationType::CONV_2D:
+    case OperationType::DEPTHWISE_CONV_2D: return makeNativeConvolution(context, op);
+    case OperationType::ADD: return makeNativeAdd(context, op);
+    default:
+      return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
+  }
+}
+
+bool nativeKernelsEnabled() {
+  const char* value = std::getenv("ANNRT_CPU_NATIVE_KERNELS");
+  return value == nullptr || std::strcmp(value, "0") != 0;
+}
+
+bool nativeKernelPreferred(LoweringContext& context, const Operation& op) {
+  Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
+  return kernel.ok() && (*kernel)->preferred();
+}
+
+bool nativeKernelAvailable(LoweringContext& context, const Operation& op) {
+  return makeNativeKernel(context, op).ok();
+}
+
+}  // namespace annrt::cpu

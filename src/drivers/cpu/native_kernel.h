@@ -1,0 +1,71 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's own float32 kernels, for the operations XNNPACK runs poorly:
+// convolutions of a few channels (8 or 16) over large images, as in the
+// segmentation heads of the pose models. XNNPACK's depthwise kernels there
+// fill half a 16-lane AVX-512 vector per pixel and walk an indirection
+// buffer, its GEMMs get 8 or fewer output channels; these kernels hold a
+// pixel's channels in one or two 8-float vectors instead and read the image
+// directly. Each is built once (weights repacked) and runs row by row on the
+// thread pool. `nativeKernelPreferred` says where they are faster, from
+// bench/native_kernel_bench.cpp.
+#pragma once
+
+#include <pthreadpool.h>
+
+#include <memory>
+#include <vector>
+
+#include "drivers/cpu/lowering_context.h"
+
+namespace annrt::cpu {
+
+class NativeKernel {
+ public:
+  virtual ~NativeKernel() = default;
+  // The operands it reads (tensor inputs, not its constant weights) and the
+  // one it writes.
+  const std::vector<uint32_t>& reads() const { return reads_; }
+  uint32_t writes() const { return writes_; }
+  // Faster than XNNPACK on this operation (bench/native_kernel_bench.cpp);
+  // the others only keep a run of native operations in one stage.
+  bool preferred() const { return preferred_; }
+  // Reads inputs[i] for reads()[i], writes `output`; rows go to `pool`
+  // (null: the calling thread).
+  virtual void run(const std::vector<const float*>& inputs, float* output,
+                   pthreadpool_t pool) const = 0;
+
+ protected:
+  NativeKernel(std::vector<uint32_t> reads, uint32_t writes, bool preferred)
+      : reads_(std::move(reads)), writes_(writes), preferred_(preferred) {}
+
+ private:
+  std::vector<uint32_t> reads_;
+  uint32_t writes_;
+  bool preferred_;
+};
+
+// The kernel for `op` of context.model(), or OP_FAILED saying why it has
+// none (an unsupported type, channel count, layout or parameter).
+Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
+                                                       const Operation& op);
+// The family makers makeNativeKernel dispatches to.
+Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
+                                                            const Operation& op);
+Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op);
+
+// Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
+// faster there.
+bool nativeKernelPreferred(LoweringContext& context, const Operation& op);
+// Whether `op` has a native kernel at all, so that it can stay between two
+// preferred operations instead of cutting their stage in two.
+bool nativeKernelAvailable(LoweringContext& context, const Operation& op);
+
+inline constexpr uint32_t kNativeMaxChannels = 16;
+
+// False when ANNRT_CPU_NATIVE_KERNELS is 0: every operation then runs on
+// XNNPACK (to compare the two, or to work around a kernel).
+bool nativeKernelsEnabled();
+
+}  // namespace annrt::cpu

@@ -1,0 +1,117 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/native_stage.h"
+
+#include <algorithm>
+#include <new>
+#include <unordered_map>
+
+#include "drivers/cpu/arena_plan.h"
+
+namespace annrt::cpu {
+namespace {
+
+// Arena tensors start on 64-byte boundaries (16 floats), a cache line.
+constexpr size_t kAlignFloats = 16;
+
+}  // namespace
+
+Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
+                                                          ThreadPool pool) {
+  std::unique_ptr<NativeStage> stage(new NativeStage());
+  stage->model_ = std::move(model);
+  stage->pool_ = std::move(pool);
+  const Subgraph& main = stage->model_->main;
+  LoweringContext context(*stage->model_, nullptr);
+  for (size_t i = 0; i < main.operations.size(); ++i) {
+    const Operation& op = main.operations[i];
+    if (context.isFoldedCast(op)) continue;
+    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
+    if (!kernel.ok()) {
+      return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
+                       operationTypeName(op.type), kernel.error().message);
+    }
+    stage->steps_.push_back({std::move(*kernel), {}, {}, {}});
+  }
+  ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
+  std::vector<uint32_t> produced;
+  for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
+  ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced));
+  return stage;
+}
+
+Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
+  const Subgraph& main = model_->main;
+  std::unordered_map<uint32_t, Location> where;
+  for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
+    where[main.inputIndexes[i]] = {Location::Kind::MODEL_INPUT, i};
+  }
+  for (size_t i = 0; i < main.outputIndexes.size(); ++i) {
+    where[main.outputIndexes[i]] = {Location::Kind::MODEL_OUTPUT, i};
+  }
+  // Every other tensor a step writes lives in the arena from the step writing
+  // it to the last step reading it.
+  std::vector<ArenaTensor> tensors;
+  std::unordered_map<uint32_t, size_t> tensorOf;
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const uint32_t operand = produced[s];
+    if (where.count(operand) != 0) continue;
+    const size_t floats = elementCount(main.operands[operand].shape);
+    tensorOf[operand] = tensors.size();
+    tensors.push_back({s, s, (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats, 0});
+  }
+  std::unordered_map<uint32_t, size_t> producer;
+  for (size_t s = 0; s < steps_.size(); ++s) producer.emplace(produced[s], s);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (uint32_t operand : steps_[s].kernel->reads()) {
+      auto step = producer.find(operand);
+      const bool input =
+          where.count(operand) != 0 && where[operand].kind == Location::Kind::MODEL_INPUT;
+      ANNRT_CPU_REQUIRE(input || (step != producer.end() && step->second < s),
+                        "annrt-cpu: operand {} is read before it is written", operand);
+      if (auto tensor = tensorOf.find(operand); tensor != tensorOf.end()) {
+        tensors[tensor->second].last = s;
+      }
+    }
+  }
+  arenaFloats_ = planArena(tensors);
+  for (const auto& [operand, index] : tensorOf) {
+    where[operand] = {Location::Kind::ARENA, tensors[index].offset};
+  }
+  if (arenaFloats_ > 0) {
+    arena_.reset(new (std::nothrow) float[arenaFloats_]);
+    ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, arena_ != nullptr,
+                     "annrt-cpu: cannot allocate a {}-byte arena", arenaFloats_ * sizeof(float));
+  }
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    Step& step = steps_[s];
+    for (uint32_t operand : step.kernel->reads()) step.reads.push_back(where.at(operand));
+    step.write = where.at(produced[s]);
+    step.inputs.resize(step.reads.size());
+  }
+  return {};
+}
+
+Result<void> NativeStage::run(const std::vector<const void*>& inputs,
+                              const std::vector<void*>& outputs) {
+  ANNRT_CHECK(inputs.size() == model_->main.inputIndexes.size() &&
+                  outputs.size() == model_->main.outputIndexes.size(),
+              "annrt-cpu: a native stage got {} inputs and {} outputs", inputs.size(),
+              outputs.size());
+  auto address = [&](const Location& at) -> float* {
+    switch (at.kind) {
+      case Location::Kind::MODEL_INPUT:
+        return static_cast<float*>(const_cast<void*>(inputs[at.index]));
+      case Location::Kind::MODEL_OUTPUT: return static_cast<float*>(outputs[at.index]);
+      case Location::Kind::ARENA: return arena_.get() + at.index;
+    }
+    return nullptr;
+  };
+  for (Step& step : steps_) {
+    for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
+    step.kernel->run(step.inputs, address(step.write), pool_.get());
+  }
+  return {};
+}
+
+}  // namespace annrt::cpu

@@ -1,0 +1,55 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A stage of a staged partition run on annrt-cpu's own kernels
+// (native_kernel.h), one per operation in order. Tensors made and used inside
+// the stage live in one arena sized at compile time, where tensors whose
+// lifetimes do not overlap share space.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/model.h"
+#include "drivers/cpu/native_kernel.h"
+#include "drivers/cpu/stage_executable.h"
+#include "drivers/cpu/thread_pool.h"
+
+namespace annrt::cpu {
+
+class NativeStage final : public StageExecutable {
+ public:
+  // Every operation of `model` (folded float16 casts aside) must have a
+  // native kernel; OP_FAILED names the first that has none.
+  static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
+                                                      ThreadPool pool);
+
+  Result<void> run(const std::vector<const void*>& inputs,
+                   const std::vector<void*>& outputs) override;
+
+  // Floats in the arena (for tests of the planning).
+  size_t arenaFloats() const { return arenaFloats_; }
+
+ private:
+  struct Location {
+    enum class Kind { MODEL_INPUT, MODEL_OUTPUT, ARENA } kind;
+    size_t index;  // input or output index, or offset in floats into the arena
+  };
+  struct Step {
+    std::unique_ptr<NativeKernel> kernel;
+    std::vector<Location> reads;
+    Location write;
+    std::vector<const float*> inputs;  // per-run pointers, kept to avoid allocating
+  };
+
+  NativeStage() = default;
+  Result<void> placeTensors(const std::vector<uint32_t>& produced);
+
+  std::shared_ptr<const Model> model_;
+  ThreadPool pool_;
+  std::vector<Step> steps_;
+  size_t arenaFloats_ = 0;
+  std::unique_ptr<float[]> arena_;
+};
+
+}  // namespace annrt::cpu

@@ -1,0 +1,23 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// What a stage of a staged partition (staged_graph.h) runs: an XNNPACK
+// runtime (compiled_graph.h) or annrt-cpu's own kernels (native_stage.h).
+#pragma once
+
+#include <vector>
+
+#include "common/result.h"
+
+namespace annrt::cpu {
+
+class StageExecutable {
+ public:
+  virtual ~StageExecutable() = default;
+  // Runs on inputs[i] (each of the model input's byte size), writing
+  // outputs[i] (each large enough). Not reentrant: callers serialize runs.
+  virtual Result<void> run(const std::vector<const void*>& inputs,
+                           const std::vector<void*>& outputs) = 0;
+};
+
+}  // namespace annrt::cpu
