@@ -1,0 +1,297 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's own kernels (native_kernel.h) against XNNPACK's, operation by
+// operation (every kernel form, padding, stride, dilation, activation and
+// batch), on one thread and on the pool; the native stage's arena; and the
+// stage plan choosing native stages where they pay.
+#include "drivers/cpu/native_stage.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "cpu_test_models.h"
+#include "drivers/cpu/compiled_graph.h"
+#include "drivers/cpu/stage_plan.h"
+#include "drivers/cpu/staged_graph.h"
+
+namespace annrt::cpu {
+namespace {
+
+struct ConvCase {
+  std::string name;
+  bool depthwise = false;
+  uint32_t batch = 1, height = 0, width = 0, inChannels = 0, outChannels = 0;
+  uint32_t filterHeight = 3, filterWidth = 3, stride = 1, dilation = 1;
+  // Explicit paddings (left, right, top, bottom); empty: implicit `scheme`.
+  std::vector<uint32_t> pads;
+  int32_t scheme = ANEURALNETWORKS_PADDING_SAME;
+  int32_t activation = ANEURALNETWORKS_FUSED_NONE;
+};
+
+void PrintTo(const ConvCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+uint32_t outputSize(uint32_t in, uint32_t filter, uint32_t stride, uint32_t dilation,
+                    uint32_t padHead, uint32_t padTail, bool same) {
+  if (same) return (in + stride - 1) / stride;
+  const uint32_t extent = (filter - 1) * dilation + 1;
+  return (in + padHead + padTail - extent) / stride + 1;
+}
+
+std::vector<uint32_t> outputDims(const ConvCase& c) {
+  const bool explicitPads = !c.pads.empty();
+  const bool same = !explicitPads && c.scheme == ANEURALNETWORKS_PADDING_SAME;
+  const uint32_t l = explicitPads ? c.pads[0] : 0, r = explicitPads ? c.pads[1] : 0;
+  const uint32_t t = explicitPads ? c.pads[2] : 0, b = explicitPads ? c.pads[3] : 0;
+  return {c.batch, outputSize(c.height, c.filterHeight, c.stride, c.dilation, t, b, same),
+          outputSize(c.width, c.filterWidth, c.stride, c.dilation, l, r, same), c.outChannels};
+}
+
+uint32_t addConv(test::InternalModel& m, uint32_t input, const ConvCase& c, uint32_t seed) {
+  const uint32_t output = m.tensor(outputDims(c));
+  const size_t taps = size_t{c.filterHeight} * c.filterWidth;
+  const uint32_t filter =
+      c.depthwise ? m.constant({1, c.filterHeight, c.filterWidth, c.outChannels},
+                               test::seededValues(taps * c.outChannels, seed))
+                  : m.constant({c.outChannels, c.filterHeight, c.filterWidth, c.inChannels},
+                               test::seededValues(taps * c.inChannels * c.outChannels, seed));
+  std::vector<uint32_t> inputs = {
+      input, filter, m.constant({c.outChannels}, test::seededValues(c.outChannels, seed + 1))};
+  if (c.pads.empty()) {
+    inputs.push_back(m.int32(c.scheme));
+  } else {
+    for (uint32_t pad : c.pads) inputs.push_back(m.int32(static_cast<int32_t>(pad)));
+  }
+  inputs.push_back(m.int32(static_cast<int32_t>(c.stride)));
+  inputs.push_back(m.int32(static_cast<int32_t>(c.stride)));
+  if (c.depthwise) inputs.push_back(m.int32(1));
+  inputs.push_back(m.int32(c.activation));
+  if (c.dilation != 1) {
+    inputs.push_back(m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}));
+    inputs.push_back(m.int32(static_cast<int32_t>(c.dilation)));
+    inputs.push_back(m.int32(static_cast<int32_t>(c.dilation)));
+  }
+  m.operation(c.depthwise ? ANEURALNETWORKS_DEPTHWISE_CONV_2D : ANEURALNETWORKS_CONV_2D, inputs,
+              {output});
+  return output;
+}
+
+std::shared_ptr<const Model> convModel(const ConvCase& c) {
+  test::InternalModel m;
+  const uint32_t input = m.tensor({c.batch, c.height, c.width, c.inChannels});
+  return m.finish({input}, {addConv(m, input, c, 11)});
+}
+
+size_t count(const std::vector<uint32_t>& dims) {
+  size_t n = 1;
+  for (uint32_t d : dims) n *= d;
+  return n;
+}
+
+// Runs `stage` on one input; the output has `outputCount` floats.
+std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
+                            size_t outputCount) {
+  std::vector<float> output(outputCount);
+  const Result<void> ran = stage.run({input.data()}, {output.data()});
+  EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
+  return output;
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_NEAR(actual[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << "element " << i;
+  }
+}
+
+class NativeConvolutionTest : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ConvCase& c = GetParam();
+  const std::shared_ptr<const Model> model = convModel(c);
+  const std::vector<float> input =
+      test::seededValues(size_t{c.batch} * c.height * c.width * c.inChannels, 5);
+  const size_t outputs = count(outputDims(c));
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> expected = runStage(**xnnpack, input, outputs);
+  for (uint32_t threads : {1u, 2u}) {
+    auto native = NativeStage::compile(model, sharedThreadPool(threads));
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    EXPECT_EQ((*native)->arenaFloats(), 0u) << "one operation keeps nothing in the arena";
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, run " + std::to_string(repeat));
+      ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
+    }
+  }
+}
+
+ConvCase depthwise(std::string name, uint32_t size, uint32_t channels) {
+  ConvCase c;
+  c.name = std::move(name);
+  c.depthwise = true;
+  c.height = c.width = size;
+  c.inChannels = c.outChannels = channels;
+  return c;
+}
+
+ConvCase conv(std::string name, uint32_t size, uint32_t in, uint32_t out, uint32_t filter) {
+  ConvCase c;
+  c.name = std::move(name);
+  c.height = c.width = size;
+  c.inChannels = in;
+  c.outChannels = out;
+  c.filterHeight = c.filterWidth = filter;
+  return c;
+}
+
+template <typename Edit>
+ConvCase with(ConvCase c, Edit edit) {
+  edit(c);
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Forms, NativeConvolutionTest,
+    ::testing::Values(depthwise("Depthwise8", 17, 8), depthwise("Depthwise16", 9, 16),
+                      with(depthwise("Depthwise8Relu6Stride2", 20, 8),
+                           [](ConvCase& c) {
+                             c.stride = 2;
+                             c.activation = ANEURALNETWORKS_FUSED_RELU6;
+                           }),
+                      with(depthwise("Depthwise16Dilation2Batch2", 13, 16),
+                           [](ConvCase& c) {
+                             c.dilation = 2;
+                             c.batch = 2;
+                           }),
+                      with(depthwise("Depthwise8Valid5x5", 14, 8),
+                           [](ConvCase& c) {
+                             c.scheme = ANEURALNETWORKS_PADDING_VALID;
+                             c.filterHeight = c.filterWidth = 5;
+                           }),
+                      with(depthwise("Depthwise8ExplicitUnevenPads", 11, 8),
+                           [](ConvCase& c) {
+                             c.pads = {2, 0, 0, 3};
+                             c.filterHeight = 3;
+                             c.filterWidth = 2;
+                             c.activation = ANEURALNETWORKS_FUSED_RELU1;
+                           }),
+                      depthwise("Depthwise8NarrowerThanABlock", 3, 8),
+                      conv("ByOutput8to8Pointwise", 12, 8, 8, 1),
+                      conv("ByOutput3to16", 10, 3, 16, 3),
+                      with(conv("ByOutput16to8Stride2Relu", 15, 16, 8, 3),
+                           [](ConvCase& c) {
+                             c.stride = 2;
+                             c.activation = ANEURALNETWORKS_FUSED_RELU;
+                           }),
+                      conv("ByInput8to1", 19, 8, 1, 3), conv("ByInput16to3", 7, 16, 3, 3),
+                      with(conv("ByInput8to5Dilation3Batch2", 16, 8, 5, 3),
+                           [](ConvCase& c) {
+                             c.dilation = 3;
+                             c.batch = 2;
+                           })),
+    [](const ::testing::TestParamInfo<ConvCase>& info) { return info.param.name; });
+
+TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
+  auto wide = NativeStage::compile(convModel(depthwise("", 8, 24)), nullptr);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_EQ(wide.error().code, ErrorCode::OP_FAILED);
+  EXPECT_NE(wide.error().message.find("24 input and 24 output channels"), std::string::npos)
+      << wide.error().message;
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 4, 4, 8});
+  const uint32_t output = m.tensor({1, 4, 4, 8});
+  m.operation(
+      ANEURALNETWORKS_ADD,
+      {input, m.constant({8}, test::seededValues(8, 1)), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+      {output});
+  auto broadcast = NativeStage::compile(m.finish({input}, {output}), nullptr);
+  ASSERT_FALSE(broadcast.ok());
+  EXPECT_NE(broadcast.error().message.find("does not broadcast"), std::string::npos)
+      << broadcast.error().message;
+}
+
+// A segmentation head as in pose_landmark_full, on 32x32x8: a pointwise
+// convolution XNNPACK runs, then depthwise, pointwise, residual ADD,
+// depthwise and a 3x3 convolution to one channel.
+struct Head {
+  std::shared_ptr<const Model> model;
+  static constexpr size_t kInput = 32 * 32 * 8, kOutput = 32 * 32;
+};
+
+Head headModel() {
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 32, 32, 8});
+  const uint32_t a = addConv(m, input, conv("", 32, 8, 8, 1), 1);
+  const uint32_t b = addConv(m, a, depthwise("", 32, 8), 3);
+  const uint32_t c = addConv(m, b, conv("", 32, 8, 8, 1), 5);
+  const uint32_t sum = m.tensor({1, 32, 32, 8});
+  m.operation(ANEURALNETWORKS_ADD, {a, c, m.int32(ANEURALNETWORKS_FUSED_RELU)}, {sum});
+  const uint32_t d = addConv(m, sum, depthwise("", 32, 8), 7);
+  const uint32_t e = addConv(m, d, conv("", 32, 8, 1, 3), 9);
+  return {m.finish({input}, {e})};
+}
+
+TEST(NativeStageTest, ArenaSharesSpaceBetweenTensorsThatDoNotLiveTogether) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const Head head = headModel();
+  auto native = NativeStage::compile(head.model, nullptr);
+  ASSERT_TRUE(native.ok()) << native.error().message;
+  // Every operation native. Tensors a, b, c, sum, d: a lives until the ADD,
+  // with b then c; sum and d follow once b and c are dead. Three 32x32x8
+  // tensors at once (the ADD reads a and c and writes sum), not five.
+  EXPECT_EQ((*native)->arenaFloats(), 3u * 32 * 32 * 8);
+  auto xnnpack = CompiledGraph::compile(head.model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> input = test::seededValues(Head::kInput, 3);
+  expectNear(runStage(**native, input, Head::kOutput), runStage(**xnnpack, input, Head::kOutput));
+}
+
+TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const Head head = headModel();
+  const std::vector<PlannedStage> plan = planStages(*head.model, 0, 1);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_FALSE(plan[0].native);
+  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0}));
+  EXPECT_TRUE(plan[1].native);
+  EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{1, 2, 3, 4, 5}));
+  const std::vector<PlannedStage> xnnpackOnly = planStages(*head.model, 0, 1, false);
+  ASSERT_EQ(xnnpackOnly.size(), 1u);
+  EXPECT_FALSE(xnnpackOnly[0].native);
+
+  const std::vector<float> input = test::seededValues(Head::kInput, 4);
+  std::vector<std::vector<float>> outputs;
+  for (const auto& stages : {plan, xnnpackOnly}) {
+    auto graph = StagedGraph::compile(head.model, stages, sharedThreadPool(2));
+    ASSERT_TRUE(graph.ok()) << graph.error().message;
+    outputs.emplace_back(Head::kOutput);
+    ASSERT_TRUE((*graph)->run({input.data()}, {outputs.back().data()}).ok());
+  }
+  expectNear(outputs[0], outputs[1]);
+}
+
+TEST(NativeStagePlanTest, KeepsOnXnnpackARunThatWouldKeepMuchApart) {
+  // A 1x1 convolution to 128x128x64 (4 MB), read again after a depthwise
+  // convolution of 16 channels on another branch: a native stage there
+  // would hold the 4 MB outside XNNPACK's arena.
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 128, 128, 16});
+  const uint32_t wide = addConv(m, input, conv("", 128, 16, 64, 1), 1);
+  const uint32_t narrow = addConv(m, input, depthwise("", 128, 16), 3);
+  const uint32_t back = addConv(m, wide, conv("", 128, 64, 16, 1), 5);
+  const uint32_t sum = m.tensor({1, 128, 128, 16});
+  m.operation(ANEURALNETWORKS_ADD, {narrow, back, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+  const std::shared_ptr<const Model> model = m.finish({input}, {sum});
+  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_FALSE(plan[0].native);
+}
+
+}  // namespace
+}  // namespace annrt::cpu
