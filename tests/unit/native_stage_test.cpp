@@ -80,6 +80,13 @@ uint32_t addConv(test::InternalModel& m, uint32_t input, const ConvCase& c, uint
   return output;
 }
 
+uint32_t addSum(test::InternalModel& m, uint32_t a, uint32_t b, const std::vector<uint32_t>& dims,
+                int32_t activation) {
+  const uint32_t sum = m.tensor(dims);
+  m.operation(ANEURALNETWORKS_ADD, {a, b, m.int32(activation)}, {sum});
+  return sum;
+}
+
 std::shared_ptr<const Model> convModel(const ConvCase& c) {
   test::InternalModel m;
   const uint32_t input = m.tensor({c.batch, c.height, c.width, c.inChannels});
@@ -230,8 +237,7 @@ Head headModel() {
   const uint32_t a = addConv(m, input, conv("", 32, 8, 8, 1), 1);
   const uint32_t b = addConv(m, a, depthwise("", 32, 8), 3);
   const uint32_t c = addConv(m, b, conv("", 32, 8, 8, 1), 5);
-  const uint32_t sum = m.tensor({1, 32, 32, 8});
-  m.operation(ANEURALNETWORKS_ADD, {a, c, m.int32(ANEURALNETWORKS_FUSED_RELU)}, {sum});
+  const uint32_t sum = addSum(m, a, c, {1, 32, 32, 8}, ANEURALNETWORKS_FUSED_RELU);
   const uint32_t d = addConv(m, sum, depthwise("", 32, 8), 7);
   const uint32_t e = addConv(m, d, conv("", 32, 8, 1, 3), 9);
   return {m.finish({input}, {e})};
@@ -285,8 +291,7 @@ TEST(NativeStagePlanTest, KeepsOnXnnpackARunThatWouldKeepMuchApart) {
   const uint32_t wide = addConv(m, input, conv("", 128, 16, 64, 1), 1);
   const uint32_t narrow = addConv(m, input, depthwise("", 128, 16), 3);
   const uint32_t back = addConv(m, wide, conv("", 128, 64, 16, 1), 5);
-  const uint32_t sum = m.tensor({1, 128, 128, 16});
-  m.operation(ANEURALNETWORKS_ADD, {narrow, back, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+  const uint32_t sum = addSum(m, narrow, back, {1, 128, 128, 16}, ANEURALNETWORKS_FUSED_NONE);
   const std::shared_ptr<const Model> model = m.finish({input}, {sum});
   const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
   ASSERT_EQ(plan.size(), 1u);

@@ -177,36 +177,21 @@ template <int U>
 using RowFunction = void (*)(const ConvShape&, const float*, const float*, const float*, float*,
                              uint32_t);
 
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void depthwiseRow8(const ConvShape& s, const float* image,
-                                                        const float* w, const float* b, float* out,
-                                                        uint32_t oy) {
-  depthwiseRow<1>(s, image, w, b, out, oy);
-}
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void depthwiseRow16(const ConvShape& s, const float* image,
-                                                         const float* w, const float* b, float* out,
-                                                         uint32_t oy) {
-  depthwiseRow<2>(s, image, w, b, out, oy);
-}
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void byOutputRow8(const ConvShape& s, const float* image,
-                                                       const float* w, const float* b, float* out,
-                                                       uint32_t oy) {
-  byOutputRow<1>(s, image, w, b, out, oy);
-}
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void byOutputRow16(const ConvShape& s, const float* image,
-                                                        const float* w, const float* b, float* out,
-                                                        uint32_t oy) {
-  byOutputRow<2>(s, image, w, b, out, oy);
-}
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void byInputRow8(const ConvShape& s, const float* image,
-                                                      const float* w, const float* b, float* out,
-                                                      uint32_t oy) {
-  byInputRow<1>(s, image, w, b, out, oy);
-}
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void byInputRow16(const ConvShape& s, const float* image,
-                                                       const float* w, const float* b, float* out,
-                                                       uint32_t oy) {
-  byInputRow<2>(s, image, w, b, out, oy);
-}
+// The row functions the kernels call, one per form and vector count, each
+// built per instruction set with the whole row inlined into it.
+#define ANNRT_NATIVE_ROW(name, form, vectors)                                                \
+  ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
+                                                 const float* w, const float* b, float* out, \
+                                                 uint32_t oy) {                              \
+    form<vectors>(s, image, w, b, out, oy);                                                  \
+  }
+ANNRT_NATIVE_ROW(depthwiseRow8, depthwiseRow, 1)
+ANNRT_NATIVE_ROW(depthwiseRow16, depthwiseRow, 2)
+ANNRT_NATIVE_ROW(byOutputRow8, byOutputRow, 1)
+ANNRT_NATIVE_ROW(byOutputRow16, byOutputRow, 2)
+ANNRT_NATIVE_ROW(byInputRow8, byInputRow, 1)
+ANNRT_NATIVE_ROW(byInputRow16, byInputRow, 2)
+#undef ANNRT_NATIVE_ROW
 
 struct Form {
   RowFunction row = nullptr;  // null: no native kernel
