@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "drivers/cpu/native_kernel.h"
+#include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
 #include "drivers/cpu/op_lowering.h"
 
@@ -33,24 +34,12 @@ class AddKernel final : public NativeKernel {
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    Task task{this, inputs[0], inputs[1], output};
-    pthreadpool_parallelize_1d_tile_1d(pool, &AddKernel::runTile, &task, elements_, kTile, 0);
+    parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
+      addRange(inputs[0] + start, inputs[1] + start, output + start, count, range_.min, range_.max);
+    });
   }
 
  private:
-  struct Task {
-    const AddKernel* kernel;
-    const float* a;
-    const float* b;
-    float* out;
-  };
-
-  static void runTile(void* context, size_t start, size_t count) {
-    const Task& task = *static_cast<const Task*>(context);
-    const OutputRange& range = task.kernel->range_;
-    addRange(task.a + start, task.b + start, task.out + start, count, range.min, range.max);
-  }
-
   size_t elements_;
   OutputRange range_;
 };

@@ -17,6 +17,7 @@
 
 #include "drivers/cpu/convolution_params.h"
 #include "drivers/cpu/native_kernel.h"
+#include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
 
 namespace annrt::cpu {
@@ -215,28 +216,19 @@ class ConvolutionKernel final : public NativeKernel {
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    Task task{this, inputs[0], output};
-    pthreadpool_parallelize_1d(pool, &ConvolutionKernel::runRow, &task,
-                               size_t{shape_.batches} * shape_.outHeight, 0);
+    const ConvShape& s = shape_;
+    parallelizeTiles(pool, size_t{s.batches} * s.outHeight, 1, [&](size_t first, size_t rows) {
+      for (size_t row = first; row < first + rows; ++row) {
+        const size_t batch = row / s.outHeight;
+        const auto oy = static_cast<uint32_t>(row % s.outHeight);
+        const float* image = inputs[0] + batch * s.inHeight * s.inWidth * s.inChannels;
+        row_(s, image, weights_.data(), bias_.data(), output + row * s.outWidth * s.outChannels,
+             oy);
+      }
+    });
   }
 
  private:
-  struct Task {
-    const ConvolutionKernel* kernel;
-    const float* input;
-    float* output;
-  };
-
-  static void runRow(void* context, size_t row) {
-    const Task& task = *static_cast<const Task*>(context);
-    const ConvShape& s = task.kernel->shape_;
-    const size_t batch = row / s.outHeight;
-    const auto oy = static_cast<uint32_t>(row % s.outHeight);
-    const float* image = task.input + batch * s.inHeight * s.inWidth * s.inChannels;
-    float* out = task.output + row * s.outWidth * s.outChannels;
-    task.kernel->row_(s, image, task.kernel->weights_.data(), task.kernel->bias_.data(), out, oy);
-  }
-
   ConvShape shape_;
   RowFunction row_;
   std::vector<float> weights_;

@@ -11,7 +11,11 @@
 
 namespace annrt::cpu {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under the sanitizers: the clones are picked by an ifunc resolver, which
+// runs while the program is being relocated, before the sanitizer runtime is
+// up, and its instrumented code crashed there (ThreadSanitizer, at start-up).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define ANNRT_NATIVE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define ANNRT_NATIVE_CLONES
