@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -203,6 +204,73 @@ INSTANTIATE_TEST_SUITE_P(
                              c.batch = 2;
                            })),
     [](const ::testing::TestParamInfo<ConvCase>& info) { return info.param.name; });
+
+struct TransposedCase {
+  uint32_t batch, size, inChannels, outChannels, block;
+  int32_t activation;
+};
+
+// A TRANSPOSE_CONV_2D whose filter is its stride, with no padding: each
+// input pixel makes a block x block square of outputs.
+std::shared_ptr<const Model> transposedModel(const TransposedCase& c) {
+  test::InternalModel m;
+  const uint32_t input = m.tensor({c.batch, c.size, c.size, c.inChannels});
+  const uint32_t output = m.tensor({c.batch, c.size * c.block, c.size * c.block, c.outChannels});
+  const size_t weights = size_t{c.outChannels} * c.block * c.block * c.inChannels;
+  std::vector<uint32_t> inputs = {
+      input,
+      m.constant({c.outChannels, c.block, c.block, c.inChannels}, test::seededValues(weights, 21)),
+      m.constant({c.outChannels}, test::seededValues(c.outChannels, 22))};
+  for (int pad = 0; pad < 4; ++pad) inputs.push_back(m.int32(0));
+  inputs.push_back(m.int32(static_cast<int32_t>(c.block)));
+  inputs.push_back(m.int32(static_cast<int32_t>(c.block)));
+  inputs.push_back(m.int32(c.activation));
+  inputs.push_back(m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}));
+  m.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {output});
+  return m.finish({input}, {output});
+}
+
+TEST(NativeStageTest, TransposedBlocksComputeWhatXnnpackComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  for (const TransposedCase& c : {TransposedCase{1, 9, 16, 1, 2, ANEURALNETWORKS_FUSED_NONE},
+                                  TransposedCase{2, 5, 8, 3, 3, ANEURALNETWORKS_FUSED_RELU6}}) {
+    SCOPED_TRACE(std::to_string(c.inChannels) + " -> " + std::to_string(c.outChannels));
+    const std::shared_ptr<const Model> model = transposedModel(c);
+    const std::vector<float> input =
+        test::seededValues(size_t{c.batch} * c.size * c.size * c.inChannels, 6);
+    const size_t outputs = size_t{c.batch} * c.size * c.block * c.size * c.block * c.outChannels;
+    auto xnnpack = CompiledGraph::compile(model, nullptr);
+    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+    auto native = NativeStage::compile(model, sharedThreadPool(2));
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    expectNear(runStage(**native, input, outputs), runStage(**xnnpack, input, outputs));
+  }
+}
+
+TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 12, 12, 8});
+  const uint32_t convolved = addConv(m, input, depthwise("", 12, 8), 13);
+  const uint32_t clamped = m.tensor({1, 12, 12, 8});
+  m.operation(ANEURALNETWORKS_RELU1, {convolved}, {clamped});
+  const std::shared_ptr<const Model> model = m.finish({input}, {clamped});
+  auto native = NativeStage::compile(model, nullptr);
+  ASSERT_TRUE(native.ok()) << native.error().message;
+  EXPECT_EQ((*native)->arenaFloats(), 0u) << "the depthwise output is never stored";
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> in = test::seededValues(12 * 12 * 8, 8);
+  const std::vector<float> out = runStage(**native, in, 12 * 12 * 8);
+  expectNear(out, runStage(**xnnpack, in, 12 * 12 * 8));
+  EXPECT_LE(*std::max_element(out.begin(), out.end()), 1.0f);
+  EXPECT_GE(*std::min_element(out.begin(), out.end()), -1.0f);
+  // And the plan takes the pair as one native run.
+  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_TRUE(plan[0].native);
+  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
+}
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
   auto wide = NativeStage::compile(convModel(depthwise("", 8, 24)), nullptr);

@@ -26,4 +26,24 @@ struct ConvParams {
 // output's shape) and reads its parameters.
 Result<ConvParams> readConvolution(const LoweringContext& context, const Operation& op);
 
+// One axis of a transposed convolution: NNAPI's output is
+// in * stride + filter - stride - head - tail; XNNPACK's
+// (in - 1) * stride + filter + adjustment - head - tail. Implicit SAME padding
+// may give a negative tail (the larger output size), which is an adjustment
+// (always below the stride) for XNNPACK.
+struct DeconvAxis {
+  uint32_t head = 0, tail = 0, adjustment = 0;
+};
+
+struct DeconvParams {
+  DeconvAxis vertical, horizontal;
+  uint32_t strideHeight = 1, strideWidth = 1;
+  OutputRange range;
+  std::string floatReason;  // as in ConvParams
+};
+
+// TRANSPOSE_CONV_2D, or MediaPipe's Convolution2DTransposeBias (the
+// com.annrt.tflite extension operation): checked, with its parameters.
+Result<DeconvParams> readTransposedConvolution(const LoweringContext& context, const Operation& op);
+
 }  // namespace annrt::cpu

@@ -246,15 +246,6 @@ Result<void> lowerFullyConnected(LoweringContext& context, const Operation& op) 
 
 namespace {
 
-// One axis of a transposed convolution: NNAPI's output is
-// in * stride + filter - stride - head - tail; XNNPACK's
-// (in - 1) * stride + filter + adjustment - head - tail. Implicit SAME padding
-// may give a negative tail (the larger output size), which is an adjustment
-// (always below the stride) for XNNPACK.
-struct DeconvAxis {
-  uint32_t head = 0, tail = 0, adjustment = 0;
-};
-
 Result<DeconvAxis> deconvAxis(int64_t head, int64_t tail, uint32_t stride) {
   ANNRT_CPU_REQUIRE(head >= 0 && tail > -static_cast<int64_t>(stride),
                     "paddings {} and {} are not supported", head, tail);
@@ -279,27 +270,52 @@ std::pair<int64_t, int64_t> implicitDeconvPadding(int32_t scheme, int64_t out, i
 }
 
 Result<void> defineDeconv(LoweringContext& context, const Operation& op,
-                          const std::string& floatReason, const DeconvAxis& v, const DeconvAxis& h,
-                          uint32_t strideHeight, uint32_t strideWidth, const OutputRange& range) {
+                          const DeconvParams& deconv) {
   const Shape& input = context.input(op, kInput).shape;
   const Shape& filter = context.input(op, kFilter).shape;
+  const DeconvAxis& v = deconv.vertical;
+  const DeconvAxis& h = deconv.horizontal;
   return defineWithValues(
-      context, op, floatReason, [&](uint32_t in, uint32_t filterId, uint32_t bias, uint32_t out) {
-        return checkXnn(
-            xnn_define_deconvolution_2d(
-                context.subgraph(), v.head, h.tail, v.tail, h.head, v.adjustment, h.adjustment,
-                filter.dims[1], filter.dims[2], strideHeight, strideWidth, 1, 1, 1, input.dims[3],
-                filter.dims[0], range.min, range.max, in, filterId, bias, out, 0),
-            "xnn_define_deconvolution_2d");
+      context, op, deconv.floatReason,
+      [&](uint32_t in, uint32_t filterId, uint32_t bias, uint32_t out) {
+        return checkXnn(xnn_define_deconvolution_2d(
+                            context.subgraph(), v.head, h.tail, v.tail, h.head, v.adjustment,
+                            h.adjustment, filter.dims[1], filter.dims[2], deconv.strideHeight,
+                            deconv.strideWidth, 1, 1, 1, input.dims[3], filter.dims[0],
+                            deconv.range.min, deconv.range.max, in, filterId, bias, out, 0),
+                        "xnn_define_deconvolution_2d");
       });
 }
 
+Result<DeconvParams> readTransposeConv(const LoweringContext& context, const Operation& op);
+Result<DeconvParams> readTransposeConvBias(const LoweringContext& context, const Operation& op);
+
 }  // namespace
+
+Result<DeconvParams> readTransposedConvolution(const LoweringContext& context,
+                                               const Operation& op) {
+  return op.type == OperationType::TRANSPOSE_CONV_2D ? readTransposeConv(context, op)
+                                                     : readTransposeConvBias(context, op);
+}
+
+Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConv(context, op));
+  if (context.checking()) return {};
+  return defineDeconv(context, op, deconv);
+}
+
+Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConvBias(context, op));
+  if (context.checking()) return {};
+  return defineDeconv(context, op, deconv);
+}
+
+namespace {
 
 // Inputs: image, filter [out, h, w, in], bias, then explicit paddings
 // (left, right, top, bottom) or an output shape tensor and a padding scheme,
 // strides (width, height), the fused activation and the layout.
-Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
+Result<DeconvParams> readTransposeConv(const LoweringContext& context, const Operation& op) {
   const bool explicitPadding = op.inputs.size() == 11;
   ANNRT_CPU_REQUIRE(explicitPadding || op.inputs.size() == 9, "unexpected input count {}",
                     op.inputs.size());
@@ -350,8 +366,7 @@ Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
                         size(input.dims[2], sw, filter.dims[2], h) == output.dims[2],
                     "output {} does not match the transposed convolution of {}",
                     toString(output.dims), toString(input.dims));
-  if (context.checking()) return {};
-  return defineDeconv(context, op, floatReason, v, h, sh, sw, range);
+  return DeconvParams{v, h, sh, sw, range, floatReason};
 }
 
 // MediaPipe's Convolution2DTransposeBias (float32, no activation): inputs
@@ -359,7 +374,7 @@ Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
 // stride width, stride height. Per axis the output is stride * (in - 1) +
 // filter - pad, with pad = max(0, filter - (in - 1) % stride - 1) for SAME, of
 // which pad / 2 comes first: XNNPACK's deconvolution with those paddings.
-Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op) {
+Result<DeconvParams> readTransposeConvBias(const LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(op.inputs.size() == 6, "unexpected input count {}", op.inputs.size());
   ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
   ANNRT_RETURN_IF_ERROR(checkFilterAndBias(context, op, 0, false, OutputRange{}));
@@ -390,9 +405,10 @@ Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& o
   const uint32_t sh = static_cast<uint32_t>(strideHeight), sw = static_cast<uint32_t>(strideWidth);
   ANNRT_ASSIGN_OR_RETURN(DeconvAxis v, axis(input.dims[1], filter.dims[1], sh, output.dims[1]));
   ANNRT_ASSIGN_OR_RETURN(DeconvAxis h, axis(input.dims[2], filter.dims[2], sw, output.dims[2]));
-  if (context.checking()) return {};
-  return defineDeconv(context, op, std::string(), v, h, sh, sw, OutputRange{});
+  return DeconvParams{v, h, sh, sw, OutputRange{}, std::string()};
 }
+
+}  // namespace
 
 // BATCH_MATMUL with a constant right-hand side [..., K, N] whose batch
 // dimensions are 1 is a fully connected layer applied to the last dimension

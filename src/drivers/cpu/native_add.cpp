@@ -40,6 +40,11 @@ class AddKernel final : public NativeKernel {
   }
 
  private:
+  void narrow(const OutputRange& range) override {
+    range_.min = std::max(range_.min, range.min);
+    range_.max = std::min(range_.max, range.max);
+  }
+
   size_t elements_;
   OutputRange range_;
 };

@@ -10,6 +10,9 @@
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
 //   channel a dot product of input vectors, summed across at the end.
+// - transposed, whose filter is its stride (each input pixel makes a block of
+//   outputs of its own) and no padding, from 8 or 16 channels to at most 8:
+//   each output a dot product, as by input (selfie_segmentation's last layer).
 // Rows outside the image are skipped (zero padding). Results differ from
 // the reference only by float rounding (the sums are taken in another order).
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
+#include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
 namespace {
@@ -175,6 +179,34 @@ template <int U>
   });
 }
 
+// weights: [outChannels][kh][kw][8 * U]; input row iy makes output rows
+// iy * kh to iy * kh + kh - 1, each input pixel a kh x kw block of them.
+template <int U>
+[[gnu::always_inline]] inline void transposedRow(const ConvShape& s, const float* image,
+                                                 const float* weights, const float* bias,
+                                                 float* out, uint32_t iy) {
+  constexpr uint32_t CI = 8 * U;
+  const uint32_t co = s.outChannels, kh = s.window.filterHeight, kw = s.window.filterWidth;
+  const float* line = image + size_t{iy} * s.inWidth * CI;
+  for (uint32_t ky = 0; ky < kh; ++ky) {
+    float* outLine = out + (size_t{iy} * kh + ky) * s.outWidth * co;
+    for (uint32_t ix = 0; ix < s.inWidth; ++ix) {
+      const float* pixel = line + size_t{ix} * CI;
+      for (uint32_t kx = 0; kx < kw; ++kx) {
+        float* outPixel = outLine + (size_t{ix} * kw + kx) * co;
+        for (uint32_t o = 0; o < co; ++o) {
+          const float* tap = weights + ((size_t{o} * kh + ky) * kw + kx) * CI;
+          Float8 acc{};
+          for (int u = 0; u < U; ++u) acc += load8(pixel + 8 * u) * load8(tap + 8 * u);
+          outPixel[o] = std::min(std::max(sum8(acc) + bias[o], s.min), s.max);
+        }
+      }
+    }
+  }
+}
+
+// `out` is the batch's output; `row` an output row, or for the transposed
+// form an input row.
 using RowFunction = void (*)(const ConvShape&, const float*, const float*, const float*, float*,
                              uint32_t);
 
@@ -184,8 +216,17 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
   ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
                                                  const float* w, const float* b, float* out, \
                                                  uint32_t oy) {                              \
-    form<vectors>(s, image, w, b, out, oy);                                                  \
+    form<vectors>(s, image, w, b, out + size_t{oy} * s.outWidth * s.outChannels, oy);        \
   }
+#define ANNRT_NATIVE_BLOCK_ROW(name, vectors)                                                \
+  ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
+                                                 const float* w, const float* b, float* out, \
+                                                 uint32_t iy) {                              \
+    transposedRow<vectors>(s, image, w, b, out, iy);                                         \
+  }
+ANNRT_NATIVE_BLOCK_ROW(transposedRow8, 1)
+ANNRT_NATIVE_BLOCK_ROW(transposedRow16, 2)
+#undef ANNRT_NATIVE_BLOCK_ROW
 ANNRT_NATIVE_ROW(depthwiseRow8, depthwiseRow, 1)
 ANNRT_NATIVE_ROW(depthwiseRow16, depthwiseRow, 2)
 ANNRT_NATIVE_ROW(byOutputRow8, byOutputRow, 1)
@@ -202,6 +243,7 @@ struct Form {
   // convolutions of 3-16 input channels), and serves only to keep a native
   // stage whole.
   bool preferred = false;
+  bool transposed = false;  // rows are input rows
 };
 
 class ConvolutionKernel final : public NativeKernel {
@@ -211,26 +253,34 @@ class ConvolutionKernel final : public NativeKernel {
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], form.preferred),
         shape_(shape),
         row_(form.row),
+        transposed_(form.transposed),
         weights_(std::move(weights)),
         bias_(std::move(bias)) {}
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     const ConvShape& s = shape_;
-    parallelizeTiles(pool, size_t{s.batches} * s.outHeight, 1, [&](size_t first, size_t rows) {
-      for (size_t row = first; row < first + rows; ++row) {
-        const size_t batch = row / s.outHeight;
-        const auto oy = static_cast<uint32_t>(row % s.outHeight);
+    const size_t rowsPerBatch = transposed_ ? s.inHeight : s.outHeight;
+    parallelizeTiles(pool, s.batches * rowsPerBatch, 1, [&](size_t first, size_t rows) {
+      for (size_t task = first; task < first + rows; ++task) {
+        const size_t batch = task / rowsPerBatch;
+        const auto row = static_cast<uint32_t>(task % rowsPerBatch);
         const float* image = inputs[0] + batch * s.inHeight * s.inWidth * s.inChannels;
-        row_(s, image, weights_.data(), bias_.data(), output + row * s.outWidth * s.outChannels,
-             oy);
+        float* out = output + batch * s.outHeight * s.outWidth * s.outChannels;
+        row_(s, image, weights_.data(), bias_.data(), out, row);
       }
     });
   }
 
  private:
+  void narrow(const OutputRange& range) override {
+    shape_.min = std::max(shape_.min, range.min);
+    shape_.max = std::min(shape_.max, range.max);
+  }
+
   ConvShape shape_;
   RowFunction row_;
+  bool transposed_;
   std::vector<float> weights_;
   std::vector<float> bias_;
 };
@@ -287,18 +337,64 @@ Form formFor(const ConvParams& conv) {
   return {};
 }
 
-}  // namespace
+std::unique_ptr<NativeKernel> makeKernel(LoweringContext& context, const Operation& op,
+                                         const ConvShape& shape, const Form& form,
+                                         std::vector<float> filter) {
+  return std::unique_ptr<NativeKernel>(
+      new ConvolutionKernel(op, shape, form, std::move(filter), floats(context, op.inputs[kBias])));
+}
 
-Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
-                                                            const Operation& op) {
-  ANNRT_CPU_REQUIRE(
-      op.type == OperationType::CONV_2D || op.type == OperationType::DEPTHWISE_CONV_2D,
-      "no native kernel for {}", operationTypeName(op.type));
-  ANNRT_ASSIGN_OR_RETURN(ConvParams conv, readConvolution(context, op));
+Result<void> checkFloatInput(const LoweringContext& context, const Operation& op) {
   const Shape& input = context.input(op, kInput).shape;
   ANNRT_CPU_REQUIRE(input.type == OperandType::TENSOR_FLOAT32,
                     "native convolutions are float32, input is {}", operandTypeName(input.type));
   ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  return {};
+}
+
+// Transposed convolutions of the transposed form only.
+Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
+                                                     const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposedConvolution(context, op));
+  ANNRT_RETURN_IF_ERROR(checkFloatInput(context, op));
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& filter = context.input(op, kFilter).shape;
+  const Shape& output = context.output(op, 0).shape;
+  const bool blocks = deconv.strideHeight == filter.dims[1] &&
+                      deconv.strideWidth == filter.dims[2] &&
+                      output.dims[1] == input.dims[1] * deconv.strideHeight &&
+                      output.dims[2] == input.dims[2] * deconv.strideWidth;
+  ANNRT_CPU_REQUIRE(blocks,
+                    "native transposed convolutions need the filter {} as the stride and "
+                    "no padding",
+                    toString(filter.dims));
+  const uint32_t inChannels = input.dims[3], outChannels = output.dims[3];
+  ANNRT_CPU_REQUIRE((inChannels == 8 || inChannels == 16) && outChannels <= 8,
+                    "no native kernel for {} input and {} output channels (transposed)", inChannels,
+                    outChannels);
+  Window window;
+  window.filterHeight = window.strideHeight = deconv.strideHeight;
+  window.filterWidth = window.strideWidth = deconv.strideWidth;
+  const ConvShape shape{input.dims[0],    input.dims[1],   input.dims[2],  input.dims[3],
+                        output.dims[1],   output.dims[2],  output.dims[3], window,
+                        deconv.range.min, deconv.range.max};
+  const Form form{inChannels == 8 ? transposedRow8 : transposedRow16, false, true, true};
+  return makeKernel(context, op, shape, form, floats(context, op.inputs[kFilter]));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
+                                                            const Operation& op) {
+  if (op.type == OperationType::TRANSPOSE_CONV_2D || isTransposeConvBias(context, op)) {
+    return makeTransposed(context, op);
+  }
+  ANNRT_CPU_REQUIRE(
+      op.type == OperationType::CONV_2D || op.type == OperationType::DEPTHWISE_CONV_2D,
+      "no native kernel for {}", operationTypeName(op.type));
+  ANNRT_ASSIGN_OR_RETURN(ConvParams conv, readConvolution(context, op));
+  ANNRT_RETURN_IF_ERROR(checkFloatInput(context, op));
+  const Shape& input = context.input(op, kInput).shape;
   const Form form = formFor(conv);
   ANNRT_CPU_REQUIRE(form.row != nullptr, "no native kernel for {} input and {} output channels{}",
                     conv.inChannels, conv.outChannels, conv.depthwise ? " (depthwise)" : "");
@@ -311,8 +407,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   if (form.byOutput) {
     filter = byOutputWeights(filter, conv.outChannels, taps, conv.inChannels);
   }
-  return std::unique_ptr<NativeKernel>(
-      new ConvolutionKernel(op, shape, form, std::move(filter), floats(context, op.inputs[kBias])));
+  return makeKernel(context, op, shape, form, std::move(filter));
 }
 
 }  // namespace annrt::cpu

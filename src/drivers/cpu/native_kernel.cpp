@@ -5,15 +5,19 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "drivers/cpu/op_lowering.h"
+
 namespace annrt::cpu {
 
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op) {
   switch (op.type) {
     case OperationType::CONV_2D:
-    case OperationType::DEPTHWISE_CONV_2D: return makeNativeConvolution(context, op);
+    case OperationType::DEPTHWISE_CONV_2D:
+    case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op);
     case OperationType::ADD: return makeNativeAdd(context, op);
     default:
+      if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
   }
 }

@@ -35,10 +35,18 @@ class NativeKernel {
   // (null: the calling thread).
   virtual void run(const std::vector<const float*>& inputs, float* output,
                    pthreadpool_t pool) const = 0;
+  // Takes in the clamp (RELU, RELU1, RELU6) that reads this kernel's output
+  // alone: the kernel clamps to `range` too and writes the clamp's output.
+  void foldClamp(const OutputRange& range, uint32_t clampOutput) {
+    narrow(range);
+    writes_ = clampOutput;
+  }
 
  protected:
   NativeKernel(std::vector<uint32_t> reads, uint32_t writes, bool preferred)
       : reads_(std::move(reads)), writes_(writes), preferred_(preferred) {}
+  // Intersects the kernel's output range with `range`.
+  virtual void narrow(const OutputRange& range) = 0;
 
  private:
   std::vector<uint32_t> reads_;

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A stage of a staged partition run on annrt-cpu's own kernels
-// (native_kernel.h), one per operation in order. Tensors made and used inside
+// (native_kernel.h), one per operation in order; a RELU, RELU1 or RELU6
+// reading a kernel's output alone is folded into that kernel. Tensors made and used inside
 // the stage live in one arena sized at compile time, where tensors whose
 // lifetimes do not overlap share space.
 #pragma once

@@ -23,6 +23,19 @@ Result<void> requireNhwc(const LoweringContext& context, const Operation& op, ui
   return {};
 }
 
+bool isTransposeConvBias(const LoweringContext& context, const Operation& op) {
+  const auto code = static_cast<uint32_t>(op.type);
+  if (!isExtensionCode(static_cast<int32_t>(op.type))) return false;
+  const auto prefix = static_cast<uint16_t>(code >> kExtensionTypeBits);
+  for (const ExtensionPrefix& extension : context.model().extensions) {
+    if (extension.prefix == prefix && extension.name == "com.annrt.tflite" &&
+        (code & 0xffff) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 
 // Extension operations annrt-cpu lowers: com.annrt.tflite's
@@ -30,13 +43,7 @@ namespace {
 // for MediaPipe's Convolution2DTransposeBias.
 Result<void> lowerExtension(LoweringContext& context, const Operation& op) {
   const auto code = static_cast<uint32_t>(op.type);
-  const auto prefix = static_cast<uint16_t>(code >> kExtensionTypeBits);
-  for (const ExtensionPrefix& extension : context.model().extensions) {
-    if (extension.prefix == prefix && extension.name == "com.annrt.tflite" &&
-        (code & 0xffff) == 0) {
-      return lowerTransposeConvBias(context, op);
-    }
-  }
+  if (isTransposeConvBias(context, op)) return lowerTransposeConvBias(context, op);
   return makeError(ErrorCode::OP_FAILED,
                    "extension operation {:#x} is not implemented by annrt-cpu", code);
 }

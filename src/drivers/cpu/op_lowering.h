@@ -40,6 +40,9 @@ Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op);
 // The clamp range of an NNAPI fused activation code held by input i.
 Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
                                     uint32_t i);
+// Whether `op` is com.annrt.tflite's CONVOLUTION_2D_TRANSPOSE_BIAS (code 0),
+// which the TFLite importer emits for MediaPipe's Convolution2DTransposeBias.
+bool isTransposeConvBias(const LoweringContext& context, const Operation& op);
 // Input i, if present, must be a constant BOOL false (NHWC layout).
 Result<void> requireNhwc(const LoweringContext& context, const Operation& op, uint32_t i);
 

@@ -96,18 +96,26 @@ std::vector<Fusion> fusions(const Model& model, const std::vector<uint32_t>& ope
 // Which operations run on annrt-cpu's own kernels: those they are preferred
 // for, and gaps of up to kMaxNativeGap operations between two of those that
 // have a native kernel too (which would otherwise cut the stage into three).
-// None is fused with a neighbour, which XNNPACK would fold into one node
-// with it.
+// A clamp XNNPACK would fold into a native operation is folded into its
+// kernel instead (native_stage.h); no other fusion is split.
 std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_t>& operations,
                                    const std::vector<Fusion>& fusion) {
   LoweringContext context(model, nullptr);
   const size_t n = operations.size();
-  auto unfused = [&](size_t i) {
-    return fusion[i] == Fusion::NONE && fusion[i + 1] == Fusion::NONE;
+  auto clampOfPrevious = [&](size_t i) {
+    const OperationType type = model.main.operations[operations[i]].type;
+    return fusion[i] == Fusion::INTO_PREVIOUS &&
+           (type == OperationType::RELU || type == OperationType::RELU1 ||
+            type == OperationType::RELU6);
+  };
+  // Nothing folds into operation i, and only a clamp follows folded.
+  auto standalone = [&](size_t i) {
+    return fusion[i] == Fusion::NONE && (fusion[i + 1] == Fusion::NONE || clampOfPrevious(i + 1));
   };
   std::vector<bool> native(n, false);
   for (size_t i = 0; i < n; ++i) {
-    native[i] = unfused(i) && nativeKernelPreferred(context, model.main.operations[operations[i]]);
+    native[i] =
+        standalone(i) && nativeKernelPreferred(context, model.main.operations[operations[i]]);
   }
   const std::vector<bool> preferred = native;
   size_t last = n;  // the last preferred operation seen
@@ -116,12 +124,15 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
     if (last < n && i - last - 1 <= kMaxNativeGap) {
       bool fill = true;
       for (size_t j = last + 1; j < i && fill; ++j) {
-        fill = unfused(j) && nativeKernelAvailable(context, model.main.operations[operations[j]]);
+        fill =
+            clampOfPrevious(j) ||
+            (standalone(j) && nativeKernelAvailable(context, model.main.operations[operations[j]]));
       }
       for (size_t j = last + 1; j < i && fill; ++j) native[j] = true;
     }
     last = i;
   }
+  for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clampOfPrevious(i));
   dropCostlyRuns(model, operations, preferred, native);
   return native;
 }
