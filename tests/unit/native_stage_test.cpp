@@ -357,9 +357,9 @@ TEST(NativeStagePlanTest, KeepsOnXnnpackARunThatWouldKeepMuchApart) {
   test::InternalModel m;
   const uint32_t input = m.tensor({1, 128, 128, 16});
   const uint32_t wide = addConv(m, input, conv("", 128, 16, 64, 1), 1);
-  const uint32_t narrow = addConv(m, input, depthwise("", 128, 16), 3);
-  const uint32_t back = addConv(m, wide, conv("", 128, 64, 16, 1), 5);
-  const uint32_t sum = addSum(m, narrow, back, {1, 128, 128, 16}, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t sum = addSum(m, addConv(m, input, depthwise("", 128, 16), 3),
+                              addConv(m, wide, conv("", 128, 64, 16, 1), 5), {1, 128, 128, 16},
+                              ANEURALNETWORKS_FUSED_NONE);
   const std::shared_ptr<const Model> model = m.finish({input}, {sum});
   const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
   ASSERT_EQ(plan.size(), 1u);

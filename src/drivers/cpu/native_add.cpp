@@ -40,10 +40,7 @@ class AddKernel final : public NativeKernel {
   }
 
  private:
-  void narrow(const OutputRange& range) override {
-    range_.min = std::max(range_.min, range.min);
-    range_.max = std::min(range_.max, range.max);
-  }
+  void narrow(const OutputRange& range) override { range_ = intersect(range_, range); }
 
   size_t elements_;
   OutputRange range_;

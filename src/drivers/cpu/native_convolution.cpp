@@ -73,76 +73,96 @@ template <class Pixels>
   for (; ox < s.outWidth; ++ox) pixels.template operator()<1, true>(ox);
 }
 
-// weights: [kh][kw][8 * V]; one output row of 8 * V channels.
-template <int V>
-[[gnu::always_inline]] inline void depthwiseRow(const ConvShape& s, const float* image,
-                                                const float* weights, const float* bias, float* out,
-                                                uint32_t oy) {
+// P pixels of 8 * V channels, each starting from the bias.
+template <int P, int V>
+[[gnu::always_inline]] inline void startFromBias(Float8 (&acc)[P][V], const float* bias) {
+  for (int p = 0; p < P; ++p) {
+    for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + 8 * v);
+  }
+}
+
+// Stores P pixels of 8 * V channels from output column ox on, clamped.
+template <int P, int V>
+[[gnu::always_inline]] inline void storeClamped(const Float8 (&acc)[P][V], float* out, uint32_t ox,
+                                                Float8 lo, Float8 hi) {
   constexpr uint32_t C = 8 * V;
+  for (int p = 0; p < P; ++p) {
+    for (int v = 0; v < V; ++v) store8(out + (ox + p) * C + 8 * v, clamp8(acc[p][v], lo, hi));
+  }
+}
+
+// Calls tap(t, pixel) for each filter tap t (row-major) of one output pixel
+// that falls inside the image, pixel being the input pixel it reads.
+// `columns` are the pixel's column taps; CHECKED: some may be outside.
+template <bool CHECKED, class Tap>
+[[gnu::always_inline]] inline void forEachTap(const ConvShape& s, const Taps& rows,
+                                              const Taps& columns, const float* image,
+                                              uint32_t channels, Tap&& tap) {
+  for (uint32_t ky = 0; ky < s.window.filterHeight; ++ky) {
+    if (!rows.inside(ky)) continue;
+    const float* line = image + rows.at(ky) * s.inWidth * channels;
+    for (uint32_t kx = 0; kx < s.window.filterWidth; ++kx) {
+      if (CHECKED && !columns.inside(kx)) continue;
+      tap(ky * s.window.filterWidth + kx, line + columns.at(kx) * channels);
+    }
+  }
+}
+
+// One output row of 8 * V channels from `inChannels`-channel pixels: each
+// pixel's sums start from the bias, accumulate<P>(acc, t, pixel, step) adds
+// filter tap t for P pixels (the first at `pixel`, the next `step` floats on),
+// and they are stored clamped.
+template <int V, class Accumulate>
+[[gnu::always_inline]] inline void vectorRow(const ConvShape& s, const float* image,
+                                             const float* bias, float* out, uint32_t oy,
+                                             uint32_t inChannels, Accumulate&& accumulate) {
   const Float8 lo = splat8(s.min), hi = splat8(s.max);
   const Taps rows = rowTaps(s, oy);
-  const int64_t step = int64_t{s.window.strideWidth} * C;
+  const int64_t step = int64_t{s.window.strideWidth} * inChannels;
   forEachBlock(s, [&]<int P, bool CHECKED>(uint32_t ox) {
     Float8 acc[P][V];
-    for (int p = 0; p < P; ++p) {
-      for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + 8 * v);
-    }
-    const Taps columns = columnTaps(s, ox);
-    for (uint32_t ky = 0; ky < s.window.filterHeight; ++ky) {
-      if (!rows.inside(ky)) continue;
-      const float* line = image + rows.at(ky) * s.inWidth * C;
-      const float* tap = weights + ky * s.window.filterWidth * C;
-      for (uint32_t kx = 0; kx < s.window.filterWidth; ++kx, tap += C) {
-        if (CHECKED && !columns.inside(kx)) continue;
-        const float* pixel = line + columns.at(kx) * C;
-        for (int v = 0; v < V; ++v) {
-          const Float8 w = load8(tap + 8 * v);
-          for (int p = 0; p < P; ++p) acc[p][v] += load8(pixel + p * step + 8 * v) * w;
-        }
-      }
-    }
-    for (int p = 0; p < P; ++p) {
-      for (int v = 0; v < V; ++v) store8(out + (ox + p) * C + 8 * v, clamp8(acc[p][v], lo, hi));
-    }
+    startFromBias(acc, bias);
+    forEachTap<CHECKED>(s, rows, columnTaps(s, ox), image, inChannels,
+                        [&](uint32_t t, const float* pixel) {
+                          accumulate.template operator()<P>(acc, t, pixel, step);
+                        });
+    storeClamped(acc, out, ox, lo, hi);
   });
 }
 
-// weights: [kh][kw][inChannels][8 * V]; one output row of 8 * V channels.
+// The taps of a depthwise convolution of 8 * V channels; weights
+// [kh][kw][8 * V].
 template <int V>
-[[gnu::always_inline]] inline void byOutputRow(const ConvShape& s, const float* image,
-                                               const float* weights, const float* bias, float* out,
-                                               uint32_t oy) {
-  constexpr uint32_t CO = 8 * V;
-  const uint32_t ci = s.inChannels;
-  const Float8 lo = splat8(s.min), hi = splat8(s.max);
-  const Taps rows = rowTaps(s, oy);
-  const int64_t step = int64_t{s.window.strideWidth} * ci;
-  forEachBlock(s, [&]<int P, bool CHECKED>(uint32_t ox) {
-    Float8 acc[P][V];
-    for (int p = 0; p < P; ++p) {
-      for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + 8 * v);
+struct DepthwiseTaps {
+  const float* weights;
+  template <int P>
+  [[gnu::always_inline]] void operator()(Float8 (&acc)[P][V], uint32_t t, const float* pixel,
+                                         int64_t step) const {
+    for (int v = 0; v < V; ++v) {
+      const Float8 w = load8(weights + t * 8 * V + 8 * v);
+      for (int p = 0; p < P; ++p) acc[p][v] += load8(pixel + p * step + 8 * v) * w;
     }
-    const Taps columns = columnTaps(s, ox);
-    for (uint32_t ky = 0; ky < s.window.filterHeight; ++ky) {
-      if (!rows.inside(ky)) continue;
-      const float* line = image + rows.at(ky) * s.inWidth * ci;
-      for (uint32_t kx = 0; kx < s.window.filterWidth; ++kx) {
-        if (CHECKED && !columns.inside(kx)) continue;
-        const float* pixel = line + columns.at(kx) * ci;
-        const float* tap = weights + (ky * s.window.filterWidth + kx) * ci * CO;
-        for (uint32_t c = 0; c < ci; ++c, tap += CO) {
-          for (int v = 0; v < V; ++v) {
-            const Float8 w = load8(tap + 8 * v);
-            for (int p = 0; p < P; ++p) acc[p][v] += splat8(pixel[p * step + c]) * w;
-          }
-        }
+  }
+};
+
+// The taps of a convolution to 8 * V channels, each input channel broadcast;
+// weights [kh][kw][inChannels][8 * V].
+template <int V>
+struct ByOutputTaps {
+  const float* weights;
+  uint32_t inChannels;
+  template <int P>
+  [[gnu::always_inline]] void operator()(Float8 (&acc)[P][V], uint32_t t, const float* pixel,
+                                         int64_t step) const {
+    const float* tap = weights + size_t{t} * inChannels * 8 * V;
+    for (uint32_t c = 0; c < inChannels; ++c, tap += 8 * V) {
+      for (int v = 0; v < V; ++v) {
+        const Float8 w = load8(tap + 8 * v);
+        for (int p = 0; p < P; ++p) acc[p][v] += splat8(pixel[p * step + c]) * w;
       }
     }
-    for (int p = 0; p < P; ++p) {
-      for (int v = 0; v < V; ++v) store8(out + (ox + p) * CO + 8 * v, clamp8(acc[p][v], lo, hi));
-    }
-  });
-}
+  }
+};
 
 // weights: [outChannels][kh][kw][8 * U]; one output row.
 template <int U>
@@ -159,19 +179,12 @@ template <int U>
     for (uint32_t o = 0; o < co; ++o) {
       Float8 acc[P] = {};
       const float* filter = weights + o * taps * CI;
-      for (uint32_t ky = 0; ky < s.window.filterHeight; ++ky) {
-        if (!rows.inside(ky)) continue;
-        const float* line = image + rows.at(ky) * s.inWidth * CI;
-        const float* tap = filter + ky * s.window.filterWidth * CI;
-        for (uint32_t kx = 0; kx < s.window.filterWidth; ++kx, tap += CI) {
-          if (CHECKED && !columns.inside(kx)) continue;
-          const float* pixel = line + columns.at(kx) * CI;
-          for (int u = 0; u < U; ++u) {
-            const Float8 w = load8(tap + 8 * u);
-            for (int p = 0; p < P; ++p) acc[p] += load8(pixel + p * step + 8 * u) * w;
-          }
+      forEachTap<CHECKED>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
+        for (int u = 0; u < U; ++u) {
+          const Float8 w = load8(filter + t * CI + 8 * u);
+          for (int p = 0; p < P; ++p) acc[p] += load8(pixel + p * step + 8 * u) * w;
         }
-      }
+      });
       for (int p = 0; p < P; ++p) {
         out[(ox + p) * co + o] = std::min(std::max(sum8(acc[p]) + bias[o], s.min), s.max);
       }
@@ -205,6 +218,11 @@ template <int U>
   }
 }
 
+// Where output row `row` of a batch's output starts.
+[[gnu::always_inline]] inline float* outputRow(const ConvShape& s, float* out, uint32_t row) {
+  return out + size_t{row} * s.outWidth * s.outChannels;
+}
+
 // `out` is the batch's output; `row` an output row, or for the transposed
 // form an input row.
 using RowFunction = void (*)(const ConvShape&, const float*, const float*, const float*, float*,
@@ -212,27 +230,25 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
 
 // The row functions the kernels call, one per form and vector count, each
 // built per instruction set with the whole row inlined into it.
-#define ANNRT_NATIVE_ROW(name, form, vectors)                                                \
+#define ANNRT_NATIVE_ROW(name, body)                                                         \
   ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
                                                  const float* w, const float* b, float* out, \
-                                                 uint32_t oy) {                              \
-    form<vectors>(s, image, w, b, out + size_t{oy} * s.outWidth * s.outChannels, oy);        \
+                                                 uint32_t row) {                             \
+    body;                                                                                    \
   }
-#define ANNRT_NATIVE_BLOCK_ROW(name, vectors)                                                \
-  ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
-                                                 const float* w, const float* b, float* out, \
-                                                 uint32_t iy) {                              \
-    transposedRow<vectors>(s, image, w, b, out, iy);                                         \
-  }
-ANNRT_NATIVE_BLOCK_ROW(transposedRow8, 1)
-ANNRT_NATIVE_BLOCK_ROW(transposedRow16, 2)
-#undef ANNRT_NATIVE_BLOCK_ROW
-ANNRT_NATIVE_ROW(depthwiseRow8, depthwiseRow, 1)
-ANNRT_NATIVE_ROW(depthwiseRow16, depthwiseRow, 2)
-ANNRT_NATIVE_ROW(byOutputRow8, byOutputRow, 1)
-ANNRT_NATIVE_ROW(byOutputRow16, byOutputRow, 2)
-ANNRT_NATIVE_ROW(byInputRow8, byInputRow, 1)
-ANNRT_NATIVE_ROW(byInputRow16, byInputRow, 2)
+ANNRT_NATIVE_ROW(depthwiseRow8,
+                 vectorRow<1>(s, image, b, outputRow(s, out, row), row, 8, DepthwiseTaps<1>{w}))
+ANNRT_NATIVE_ROW(depthwiseRow16,
+                 vectorRow<2>(s, image, b, outputRow(s, out, row), row, 16, DepthwiseTaps<2>{w}))
+ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row), row, s.inChannels,
+                                            ByOutputTaps<1>{w, s.inChannels}))
+ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row), row, s.inChannels,
+                                             ByOutputTaps<2>{w, s.inChannels}))
+ANNRT_NATIVE_ROW(byInputRow8, byInputRow<1>(s, image, w, b, outputRow(s, out, row), row))
+ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, row), row))
+// For the transposed form `row` is an input row, making several output rows.
+ANNRT_NATIVE_ROW(transposedRow8, transposedRow<1>(s, image, w, b, out, row))
+ANNRT_NATIVE_ROW(transposedRow16, transposedRow<2>(s, image, w, b, out, row))
 #undef ANNRT_NATIVE_ROW
 
 struct Form {
@@ -274,8 +290,9 @@ class ConvolutionKernel final : public NativeKernel {
 
  private:
   void narrow(const OutputRange& range) override {
-    shape_.min = std::max(shape_.min, range.min);
-    shape_.max = std::min(shape_.max, range.max);
+    const OutputRange narrowed = intersect({shape_.min, shape_.max}, range);
+    shape_.min = narrowed.min;
+    shape_.max = narrowed.max;
   }
 
   ConvShape shape_;

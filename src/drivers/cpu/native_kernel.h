@@ -14,6 +14,7 @@
 
 #include <pthreadpool.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -53,6 +54,11 @@ class NativeKernel {
   uint32_t writes_;
   bool preferred_;
 };
+
+// The values both ranges allow.
+inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
+  return {std::max(a.min, b.min), std::min(a.max, b.max)};
+}
 
 // The kernel for `op` of context.model(), or OP_FAILED saying why it has
 // none (an unsupported type, channel count, layout or parameter).
