@@ -76,16 +76,6 @@ Result<void> checkQuantizedBinary(const LoweringContext& context, const Operatio
   return checkQuantizedRange(range, output);
 }
 
-// The clamp range of RELU, RELU1 and RELU6.
-std::optional<OutputRange> reluRange(OperationType type) {
-  switch (type) {
-    case OperationType::RELU: return OutputRange{.min = 0.0f};
-    case OperationType::RELU1: return OutputRange{.min = -1.0f, .max = 1.0f};
-    case OperationType::RELU6: return OutputRange{.min = 0.0f, .max = 6.0f};
-    default: return std::nullopt;
-  }
-}
-
 bool isFloatOnly(OperationType type) {
   return type == OperationType::ELU || type == OperationType::ABS || type == OperationType::FLOOR ||
          type == OperationType::NEG || type == OperationType::SQRT;

@@ -4,8 +4,6 @@
 // ADD of two float32 tensors of the output's shape (no broadcast), with its
 // fused activation: the residual additions between native convolutions, so
 // that they do not cut a native stage in two.
-#include <algorithm>
-
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
@@ -22,7 +20,7 @@ ANNRT_NATIVE_CLONES void addRange(const float* a, const float* b, float* out, si
   const Float8 lo = splat8(min), hi = splat8(max);
   size_t i = 0;
   for (; i + 8 <= count; i += 8) store8(out + i, clamp8(load8(a + i) + load8(b + i), lo, hi));
-  for (; i < count; ++i) out[i] = std::min(std::max(a[i] + b[i], min), max);
+  for (; i < count; ++i) out[i] = clamp1(a[i] + b[i], min, max);
 }
 
 class AddKernel final : public NativeKernel {

@@ -33,7 +33,7 @@ struct ConvShape {
   uint32_t batches = 0, inHeight = 0, inWidth = 0, inChannels = 0;
   uint32_t outHeight = 0, outWidth = 0, outChannels = 0;
   Window window;
-  float min = 0, max = 0;
+  OutputRange range;
   // Output columns [interiorBegin, interiorEnd) read no column of padding.
   uint32_t interiorBegin = 0, interiorEnd = 0;
 };
@@ -116,7 +116,7 @@ template <int V, class Accumulate>
 [[gnu::always_inline]] inline void vectorRow(const ConvShape& s, const float* image,
                                              const float* bias, float* out, uint32_t oy,
                                              uint32_t inChannels, Accumulate&& accumulate) {
-  const Float8 lo = splat8(s.min), hi = splat8(s.max);
+  const Float8 lo = splat8(s.range.min), hi = splat8(s.range.max);
   const Taps rows = rowTaps(s, oy);
   const int64_t step = int64_t{s.window.strideWidth} * inChannels;
   forEachBlock(s, [&]<int P, bool CHECKED>(uint32_t ox) {
@@ -186,7 +186,7 @@ template <int U>
         }
       });
       for (int p = 0; p < P; ++p) {
-        out[(ox + p) * co + o] = std::min(std::max(sum8(acc[p]) + bias[o], s.min), s.max);
+        out[(ox + p) * co + o] = clamp1(sum8(acc[p]) + bias[o], s.range.min, s.range.max);
       }
     }
   });
@@ -211,7 +211,7 @@ template <int U>
           const float* tap = weights + ((size_t{o} * kh + ky) * kw + kx) * CI;
           Float8 acc{};
           for (int u = 0; u < U; ++u) acc += load8(pixel + 8 * u) * load8(tap + 8 * u);
-          outPixel[o] = std::min(std::max(sum8(acc) + bias[o], s.min), s.max);
+          outPixel[o] = clamp1(sum8(acc) + bias[o], s.range.min, s.range.max);
         }
       }
     }
@@ -289,11 +289,7 @@ class ConvolutionKernel final : public NativeKernel {
   }
 
  private:
-  void narrow(const OutputRange& range) override {
-    const OutputRange narrowed = intersect({shape_.min, shape_.max}, range);
-    shape_.min = narrowed.min;
-    shape_.max = narrowed.max;
-  }
+  void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
 
   ConvShape shape_;
   RowFunction row_;
@@ -362,9 +358,7 @@ std::unique_ptr<NativeKernel> makeKernel(LoweringContext& context, const Operati
 }
 
 Result<void> checkFloatInput(const LoweringContext& context, const Operation& op) {
-  const Shape& input = context.input(op, kInput).shape;
-  ANNRT_CPU_REQUIRE(input.type == OperandType::TENSOR_FLOAT32,
-                    "native convolutions are float32, input is {}", operandTypeName(input.type));
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
   ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
   return {};
 }
@@ -392,9 +386,9 @@ Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
   Window window;
   window.filterHeight = window.strideHeight = deconv.strideHeight;
   window.filterWidth = window.strideWidth = deconv.strideWidth;
-  const ConvShape shape{input.dims[0],    input.dims[1],   input.dims[2],  input.dims[3],
-                        output.dims[1],   output.dims[2],  output.dims[3], window,
-                        deconv.range.min, deconv.range.max};
+  const ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2],
+                        input.dims[3],  output.dims[1], output.dims[2],
+                        output.dims[3], window,         deconv.range};
   const Form form{inChannels == 8 ? transposedRow8 : transposedRow16, false, true, true};
   return makeKernel(context, op, shape, form, floats(context, op.inputs[kFilter]));
 }
@@ -416,8 +410,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   ANNRT_CPU_REQUIRE(form.row != nullptr, "no native kernel for {} input and {} output channels{}",
                     conv.inChannels, conv.outChannels, conv.depthwise ? " (depthwise)" : "");
   const Shape& output = context.output(op, 0).shape;
-  ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3],  output.dims[1],
-                  output.dims[2], output.dims[3], conv.window,   conv.range.min, conv.range.max};
+  ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3], output.dims[1],
+                  output.dims[2], output.dims[3], conv.window,   conv.range};
   interiorColumns(shape);
   std::vector<float> filter = floats(context, op.inputs[kFilter]);
   const uint32_t taps = conv.window.filterHeight * conv.window.filterWidth;

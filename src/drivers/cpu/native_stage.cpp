@@ -3,12 +3,13 @@
 #include "drivers/cpu/native_stage.h"
 
 #include <algorithm>
-#include <limits>
 #include <new>
 #include <optional>
 #include <unordered_map>
 
 #include "drivers/cpu/arena_plan.h"
+#include "drivers/cpu/fusion.h"
+#include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
 namespace {
@@ -16,21 +17,12 @@ namespace {
 // Arena tensors start on 64-byte boundaries (16 floats), a cache line.
 constexpr size_t kAlignFloats = 16;
 
-// The range of a clamp operation, if `op` is one that reads `kernel`'s
-// output alone (a temporary nothing else reads) and can be folded into it.
-std::optional<OutputRange> foldableClamp(const Model& model, const Operation& op,
-                                         const NativeKernel& kernel) {
-  if (op.inputs.size() != 1 || op.inputs[0] != kernel.writes()) return std::nullopt;
-  const Operand& between = model.main.operands[op.inputs[0]];
-  if (between.lifetime != Lifetime::TEMPORARY_VARIABLE || between.consumers != 1) {
-    return std::nullopt;
-  }
-  switch (op.type) {
-    case OperationType::RELU: return OutputRange{0.0f, std::numeric_limits<float>::infinity()};
-    case OperationType::RELU1: return OutputRange{-1.0f, 1.0f};
-    case OperationType::RELU6: return OutputRange{0.0f, 6.0f};
-    default: return std::nullopt;
-  }
+// The range of `op` if it is a clamp XNNPACK would fold into `previous` (it
+// reads previous's output alone): the previous kernel takes it in instead.
+std::optional<OutputRange> foldableClamp(const Model& model, const Operation& previous,
+                                         const Operation& op) {
+  if (fusionWithPrevious(model, previous, op) != Fusion::INTO_PREVIOUS) return std::nullopt;
+  return reluRange(op.type);  // none for a reshape
 }
 
 }  // namespace
@@ -42,16 +34,18 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   stage->pool_ = std::move(pool);
   const Subgraph& main = stage->model_->main;
   LoweringContext context(*stage->model_, nullptr);
+  const Operation* previous = nullptr;  // the last operation of the last step
   for (size_t i = 0; i < main.operations.size(); ++i) {
     const Operation& op = main.operations[i];
     if (context.isFoldedCast(op)) continue;
-    if (!stage->steps_.empty()) {
-      NativeKernel& previous = *stage->steps_.back().kernel;
-      if (auto clamp = foldableClamp(*stage->model_, op, previous)) {
-        previous.foldClamp(*clamp, op.outputs[0]);
+    if (previous != nullptr) {
+      if (auto clamp = foldableClamp(*stage->model_, *previous, op)) {
+        stage->steps_.back().kernel->foldClamp(*clamp, op.outputs[0]);
+        previous = &op;
         continue;
       }
     }
+    previous = &op;
     Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,

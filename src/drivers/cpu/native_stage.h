@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A stage of a staged partition run on annrt-cpu's own kernels
-// (native_kernel.h), one per operation in order; a RELU, RELU1 or RELU6
-// reading a kernel's output alone is folded into that kernel. Tensors made and used inside
-// the stage live in one arena sized at compile time, where tensors whose
-// lifetimes do not overlap share space.
+// (native_kernel.h), one per operation in order; a clamp XNNPACK would fold
+// into an operation (fusion.h) is folded into its kernel. Tensors made and
+// used inside the stage live in one arena sized at compile time, where
+// tensors whose lifetimes do not overlap share space.
 #pragma once
 
 #include <memory>

@@ -43,6 +43,12 @@ using Float8 = float __attribute__((vector_size(32)));
   return v > hi ? hi : v;
 }
 
+// One float, clamped as clamp8 clamps eight.
+[[gnu::always_inline]] inline float clamp1(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
 [[gnu::always_inline]] inline float sum8(Float8 v) {
   return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
 }

@@ -16,6 +16,15 @@ Result<OutputRange> fusedActivation(const LoweringContext& context, const Operat
   return makeError(ErrorCode::OP_FAILED, "unknown fused activation {}", code);
 }
 
+std::optional<OutputRange> reluRange(OperationType type) {
+  switch (type) {
+    case OperationType::RELU: return OutputRange{.min = 0.0f};
+    case OperationType::RELU1: return OutputRange{.min = -1.0f, .max = 1.0f};
+    case OperationType::RELU6: return OutputRange{.min = 0.0f, .max = 6.0f};
+    default: return std::nullopt;
+  }
+}
+
 Result<void> requireNhwc(const LoweringContext& context, const Operation& op, uint32_t i) {
   if (i >= op.inputs.size()) return {};
   ANNRT_ASSIGN_OR_RETURN(bool nchw, context.boolScalar(op, i));

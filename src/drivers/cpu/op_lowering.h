@@ -8,6 +8,8 @@
 // operations are lowered.
 #pragma once
 
+#include <optional>
+
 #include "drivers/cpu/lowering_context.h"
 
 namespace annrt::cpu {
@@ -40,6 +42,8 @@ Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op);
 // The clamp range of an NNAPI fused activation code held by input i.
 Result<OutputRange> fusedActivation(const LoweringContext& context, const Operation& op,
                                     uint32_t i);
+// The clamp range of RELU, RELU1 and RELU6; none for other operations.
+std::optional<OutputRange> reluRange(OperationType type);
 // Whether `op` is com.annrt.tflite's CONVOLUTION_2D_TRANSPOSE_BIAS (code 0),
 // which the TFLite importer emits for MediaPipe's Convolution2DTransposeBias.
 bool isTransposeConvBias(const LoweringContext& context, const Operation& op);

@@ -10,6 +10,7 @@
 #include "drivers/cpu/fusion.h"
 #include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/native_kernel.h"
+#include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
@@ -103,10 +104,8 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
   LoweringContext context(model, nullptr);
   const size_t n = operations.size();
   auto clampOfPrevious = [&](size_t i) {
-    const OperationType type = model.main.operations[operations[i]].type;
     return fusion[i] == Fusion::INTO_PREVIOUS &&
-           (type == OperationType::RELU || type == OperationType::RELU1 ||
-            type == OperationType::RELU6);
+           reluRange(model.main.operations[operations[i]].type).has_value();
   };
   // Nothing folds into operation i, and only a clamp follows folded.
   auto standalone = [&](size_t i) {

@@ -3,9 +3,9 @@
 //
 // A partition compiled as a sequence of stages (stage_plan.h), each an
 // XNNPACK runtime or a run of annrt-cpu's own kernels (native_stage.h), each
-// with the thread pool or none. Tensors passed from
-// one stage to a later one live in one arena, sharing it where their spans of
-// stages do not overlap; everything else is planned inside its stage. A plan of one stage is the
+// with the thread pool or none. Tensors passed from one stage to a later one
+// live in one arena, sharing it where their spans of stages do not overlap;
+// everything else is planned inside its stage. A plan of one stage is the
 // partition compiled whole, with nothing extra.
 #pragma once
 
