@@ -107,6 +107,16 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_8to16_128", {false, 128, 8, 16, 1, 1});
   registerCase("Conv3x3_16to16_64", {false, 64, 16, 16, 3, 1});
   registerCase("Conv3x3_16to1_128", {false, 128, 16, 1, 3, 1});
+  // Depthwise convolutions of many channels (hand_landmark_full, face detection).
+  registerCase("Depthwise3x3_C24_112", {true, 112, 24, 24, 3, 1});
+  registerCase("Depthwise3x3_C64_112_s2", {true, 112, 64, 64, 3, 2});
+  registerCase("Depthwise3x3_C144_56", {true, 56, 144, 144, 3, 1});
+  registerCase("Depthwise5x5_C144_56_s2", {true, 56, 144, 144, 5, 2});
+  registerCase("Depthwise5x5_C240_28", {true, 28, 240, 240, 5, 1});
+  registerCase("Depthwise5x5_C672_14", {true, 14, 672, 672, 5, 1});
+  registerCase("Depthwise5x5_C1152_7", {true, 7, 1152, 1152, 5, 1});
+  registerCase("Depthwise3x3_C32_64", {true, 64, 32, 32, 3, 1});
+  registerCase("Depthwise3x3_C88_32", {true, 32, 88, 88, 3, 1});
   // First layers: 3 input channels, stride 2.
   registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
   registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});

@@ -190,6 +190,34 @@ INSTANTIATE_TEST_SUITE_P(
                              c.activation = ANEURALNETWORKS_FUSED_RELU1;
                            }),
                       depthwise("Depthwise8NarrowerThanABlock", 3, 8),
+                      // 16 channels at a time then 8; pixel by pixel 64 at a
+                      // time; each loop order (channels inner for 72 on
+                      // 3x3, outer for 240 on 5x5); 5x5 unrolled with
+                      // dilation; a row of several blocks and a few pixels.
+                      depthwise("Depthwise24", 21, 24),
+                      with(depthwise("Depthwise40Stride2_5x5", 23, 40),
+                           [](ConvCase& c) {
+                             c.stride = 2;
+                             c.filterHeight = c.filterWidth = 5;
+                             c.activation = ANEURALNETWORKS_FUSED_RELU6;
+                           }),
+                      with(depthwise("Depthwise136Small5x5", 7, 136),
+                           [](ConvCase& c) { c.filterHeight = c.filterWidth = 5; }),
+                      depthwise("Depthwise72ChannelsInner", 19, 72),
+                      with(depthwise("Depthwise240ChannelsOuter5x5", 13, 240),
+                           [](ConvCase& c) { c.filterHeight = c.filterWidth = 5; }),
+                      with(depthwise("Depthwise48Dilation2_5x5Batch2", 18, 48),
+                           [](ConvCase& c) {
+                             c.filterHeight = c.filterWidth = 5;
+                             c.dilation = 2;
+                             c.batch = 2;
+                           }),
+                      with(depthwise("Depthwise32Valid7x1", 12, 32),
+                           [](ConvCase& c) {
+                             c.scheme = ANEURALNETWORKS_PADDING_VALID;
+                             c.filterHeight = 7;
+                             c.filterWidth = 1;
+                           }),
                       conv("ByOutput8to8Pointwise", 12, 8, 8, 1),
                       conv("ByOutput3to16", 10, 3, 16, 3),
                       with(conv("ByOutput16to8Stride2Relu", 15, 16, 8, 3),
@@ -273,11 +301,11 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
 }
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
-  auto wide = NativeStage::compile(convModel(depthwise("", 8, 24)), nullptr);
-  ASSERT_FALSE(wide.ok());
-  EXPECT_EQ(wide.error().code, ErrorCode::OP_FAILED);
-  EXPECT_NE(wide.error().message.find("24 input and 24 output channels"), std::string::npos)
-      << wide.error().message;
+  auto odd = NativeStage::compile(convModel(depthwise("", 8, 12)), nullptr);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.error().code, ErrorCode::OP_FAILED);
+  EXPECT_NE(odd.error().message.find("12 input and 12 output channels"), std::string::npos)
+      << odd.error().message;
   test::InternalModel m;
   const uint32_t input = m.tensor({1, 4, 4, 8});
   const uint32_t output = m.tensor({1, 4, 4, 8});
@@ -350,20 +378,37 @@ TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
   expectNear(outputs[0], outputs[1]);
 }
 
-TEST(NativeStagePlanTest, KeepsOnXnnpackARunThatWouldKeepMuchApart) {
-  // A 1x1 convolution to 128x128x64 (4 MB), read again after a depthwise
-  // convolution of 16 channels on another branch: a native stage there
-  // would hold the 4 MB outside XNNPACK's arena.
+TEST(NativeStagePlanTest, CutsXnnpackAtEveryNodeBesideANativeStage) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  // A 1x1 convolution to 32x32x64, read again after a depthwise convolution
+  // of 16 channels on another branch, then a 1x1 convolution and the ADD
+  // joining the branches: the depthwise convolution native, every XNNPACK
+  // node a stage of its own so that all tensors share the one arena.
   test::InternalModel m;
-  const uint32_t input = m.tensor({1, 128, 128, 16});
-  const uint32_t wide = addConv(m, input, conv("", 128, 16, 64, 1), 1);
-  const uint32_t sum = addSum(m, addConv(m, input, depthwise("", 128, 16), 3),
-                              addConv(m, wide, conv("", 128, 64, 16, 1), 5), {1, 128, 128, 16},
-                              ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t input = m.tensor({1, 32, 32, 16});
+  const uint32_t wide = addConv(m, input, conv("", 32, 16, 64, 1), 1);
+  const uint32_t branch = addConv(m, input, depthwise("", 32, 16), 3);
+  const uint32_t narrow = addConv(m, wide, conv("", 32, 64, 16, 1), 5);
+  const uint32_t sum = addSum(m, branch, narrow, {1, 32, 32, 16}, ANEURALNETWORKS_FUSED_RELU);
   const std::shared_ptr<const Model> model = m.finish({input}, {sum});
   const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-  ASSERT_EQ(plan.size(), 1u);
-  EXPECT_FALSE(plan[0].native);
+  ASSERT_EQ(plan.size(), 4u);
+  const std::vector<std::vector<uint32_t>> expected = {{0}, {1}, {2}, {3}};
+  for (size_t s = 0; s < plan.size(); ++s) {
+    EXPECT_EQ(plan[s].operations, expected[s]) << "stage " << s;
+    EXPECT_EQ(plan[s].native, s == 1) << "stage " << s;
+  }
+  const std::vector<PlannedStage> xnnpackOnly = planStages(*model, 0, 1, false);
+  ASSERT_EQ(xnnpackOnly.size(), 1u);
+  const std::vector<float> in = test::seededValues(32 * 32 * 16, 8);
+  std::vector<std::vector<float>> outputs;
+  for (const auto& stages : {plan, xnnpackOnly}) {
+    auto graph = StagedGraph::compile(model, stages, sharedThreadPool(1));
+    ASSERT_TRUE(graph.ok()) << graph.error().message;
+    outputs.emplace_back(32 * 32 * 16);
+    ASSERT_TRUE((*graph)->run({in.data()}, {outputs.back().data()}).ok());
+  }
+  expectNear(outputs[0], outputs[1]);
 }
 
 }  // namespace

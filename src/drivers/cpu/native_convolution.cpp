@@ -1,11 +1,12 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// CONV_2D and DEPTHWISE_CONV_2D in float32 for few channels, computed
-// directly on the NHWC image (no indirection buffer, no im2col). Three forms,
-// by which channels fill the 8-float vectors:
-// - depthwise, 8 or 16 channels (multiplier 1): a pixel's channels are one or
-//   two vectors, each tap one multiply-add per vector;
+// CONV_2D and DEPTHWISE_CONV_2D in float32, computed directly on the NHWC
+// image (no indirection buffer, no im2col). Four forms, by which channels
+// fill the vectors:
+// - depthwise, any multiple of 8 channels (multiplier 1): 16 or 8 of a
+//   pixel's channels are one vector, each tap one multiply-add per vector
+//   for 8 pixels at once; filters of 3x3 and 5x5 unrolled;
 // - by output, 8 or 16 output channels and up to 16 input ones: each input
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
@@ -36,11 +37,18 @@ struct ConvShape {
   OutputRange range;
   // Output columns [interiorBegin, interiorEnd) read no column of padding.
   uint32_t interiorBegin = 0, interiorEnd = 0;
+  // Depthwise: a block of output pixels goes through all its channels before
+  // the next block (depthwiseRow).
+  bool channelsInner = false;
 };
 
 // Output pixels computed together: independent sums keep the multiply-add
 // units busy (one sum alone waits on each multiply-add's latency).
 constexpr int kBlock = 4;
+constexpr int kDepthwiseBlock = 8;
+// The L1 data cache the depthwise loop order is chosen for (32 KB on most
+// x86 and Arm cores, 48 KB on recent ones).
+constexpr size_t kL1Bytes = size_t{32} << 10;
 
 // Where output pixel `o` along one axis reads tap 0, and whether tap `k` is
 // inside the image (taps outside read the zero padding, which adds nothing).
@@ -63,12 +71,12 @@ Taps columnTaps(const ConvShape& s, uint32_t ox) {
 
 // Calls pixels<1, true>(ox) one output pixel at a time where column taps may
 // fall in the padding, pixels<kBlock, false>(ox) for blocks where none does.
-template <class Pixels>
+template <int BLOCK = kBlock, class Pixels>
 [[gnu::always_inline]] inline void forEachBlock(const ConvShape& s, Pixels&& pixels) {
   uint32_t ox = 0;
   for (; ox < s.interiorBegin && ox < s.outWidth; ++ox) pixels.template operator()<1, true>(ox);
-  for (; ox + kBlock <= s.interiorEnd; ox += kBlock) {
-    pixels.template operator()<kBlock, false>(ox);
+  for (; ox + BLOCK <= s.interiorEnd; ox += BLOCK) {
+    pixels.template operator()<BLOCK, false>(ox);
   }
   for (; ox < s.outWidth; ++ox) pixels.template operator()<1, true>(ox);
 }
@@ -94,16 +102,19 @@ template <int P, int V>
 // Calls tap(t, pixel) for each filter tap t (row-major) of one output pixel
 // that falls inside the image, pixel being the input pixel it reads.
 // `columns` are the pixel's column taps; CHECKED: some may be outside.
-template <bool CHECKED, class Tap>
+// K: the filter is K x K (unrolled), or 0: any size.
+template <bool CHECKED, int K = 0, class Tap>
 [[gnu::always_inline]] inline void forEachTap(const ConvShape& s, const Taps& rows,
                                               const Taps& columns, const float* image,
                                               uint32_t channels, Tap&& tap) {
-  for (uint32_t ky = 0; ky < s.window.filterHeight; ++ky) {
+  const uint32_t height = K != 0 ? K : s.window.filterHeight;
+  const uint32_t width = K != 0 ? K : s.window.filterWidth;
+  for (uint32_t ky = 0; ky < height; ++ky) {
     if (!rows.inside(ky)) continue;
     const float* line = image + rows.at(ky) * s.inWidth * channels;
-    for (uint32_t kx = 0; kx < s.window.filterWidth; ++kx) {
+    for (uint32_t kx = 0; kx < width; ++kx) {
       if (CHECKED && !columns.inside(kx)) continue;
-      tap(ky * s.window.filterWidth + kx, line + columns.at(kx) * channels);
+      tap(ky * width + kx, line + columns.at(kx) * channels);
     }
   }
 }
@@ -130,20 +141,109 @@ template <int V, class Accumulate>
   });
 }
 
-// The taps of a depthwise convolution of 8 * V channels; weights
-// [kh][kw][8 * V].
-template <int V>
-struct DepthwiseTaps {
-  const float* weights;
-  template <int P>
-  [[gnu::always_inline]] void operator()(Float8 (&acc)[P][V], uint32_t t, const float* pixel,
-                                         int64_t step) const {
+// Channels [c, c + V * kLanes<Vec>) of P depthwise output pixels from column
+// ox on, C channels each (multiplier 1); weights [kh][kw][C]; K as forEachTap.
+template <class Vec, int P, int V, int K, bool CHECKED>
+[[gnu::always_inline]] inline void depthwiseChannels(const ConvShape& s, const Taps& rows,
+                                                     uint32_t ox, const float* image,
+                                                     const float* weights, const float* bias,
+                                                     float* out, uint32_t c) {
+  constexpr int L = kLanes<Vec>;
+  const uint32_t C = s.inChannels;
+  const int64_t step = int64_t{s.window.strideWidth} * C;
+  Vec acc[P][V];
+  for (int p = 0; p < P; ++p) {
+    for (int v = 0; v < V; ++v) acc[p][v] = loadVector<Vec>(bias + c + v * L);
+  }
+  forEachTap<CHECKED, K>(s, rows, columnTaps(s, ox), image + c, C,
+                         [&](uint32_t t, const float* pixel) {
+                           for (int v = 0; v < V; ++v) {
+                             const Vec w = loadVector<Vec>(weights + size_t{t} * C + c + v * L);
+                             for (int p = 0; p < P; ++p) {
+                               acc[p][v] += loadVector<Vec>(pixel + p * step + v * L) * w;
+                             }
+                           }
+                         });
+  const Vec lo = splatVector<Vec>(s.range.min), hi = splatVector<Vec>(s.range.max);
+  for (int p = 0; p < P; ++p) {
     for (int v = 0; v < V; ++v) {
-      const Float8 w = load8(weights + t * 8 * V + 8 * v);
-      for (int p = 0; p < P; ++p) acc[p][v] += load8(pixel + p * step + 8 * v) * w;
+      storeVector(out + size_t{ox + p} * C + c + v * L, clampVector(acc[p][v], lo, hi));
     }
   }
-};
+}
+
+// Every channel of output pixel ox (taps CHECKED), several vectors at once:
+// one pixel's sums alone would each wait on the previous multiply-add.
+template <int K, bool CHECKED>
+[[gnu::always_inline]] inline void depthwisePixel(const ConvShape& s, const Taps& rows, uint32_t ox,
+                                                  const float* image, const float* weights,
+                                                  const float* bias, float* out) {
+  const uint32_t C = s.inChannels;
+  uint32_t c = 0;
+  for (; c + 64 <= C; c += 64) {
+    depthwiseChannels<Float16, 1, 4, K, CHECKED>(s, rows, ox, image, weights, bias, out, c);
+  }
+  for (; c + 16 <= C; c += 16) {
+    depthwiseChannels<Float16, 1, 1, K, CHECKED>(s, rows, ox, image, weights, bias, out, c);
+  }
+  if (c < C) depthwiseChannels<Float8, 1, 1, K, CHECKED>(s, rows, ox, image, weights, bias, out, c);
+}
+
+// The blocks of kDepthwiseBlock pixels of [begin, end) across channels
+// [first, last), 16 at a time (then the last 8 if any).
+template <int K>
+[[gnu::always_inline]] inline void depthwiseBlocks(const ConvShape& s, const Taps& rows,
+                                                   uint32_t begin, uint32_t end, const float* image,
+                                                   const float* weights, const float* bias,
+                                                   float* out, uint32_t first, uint32_t last) {
+  constexpr int B = kDepthwiseBlock;
+  uint32_t c = first;
+  for (; c + 16 <= last; c += 16) {
+    for (uint32_t ox = begin; ox < end; ox += B) {
+      depthwiseChannels<Float16, B, 1, K, false>(s, rows, ox, image, weights, bias, out, c);
+    }
+  }
+  if (c < last) {
+    for (uint32_t ox = begin; ox < end; ox += B) {
+      depthwiseChannels<Float8, B, 1, K, false>(s, rows, ox, image, weights, bias, out, c);
+    }
+  }
+}
+
+// One output row of a depthwise convolution of any multiple of 8 channels.
+// Inside the image, in blocks of kDepthwiseBlock pixels 16 channels at a
+// time: block by block across all channels where the input a block reads
+// fits the L1 cache (ConvShape::channelsInner; streamed from memory
+// once), else channel block by channel block across the whole row, so
+// that the few input rows' 16 channels stay in the L1 cache. The columns
+// left, at the edges and between, one pixel at a time.
+template <int K>
+[[gnu::always_inline]] inline void depthwiseRow(const ConvShape& s, const float* image,
+                                                const float* weights, const float* bias, float* out,
+                                                uint32_t oy) {
+  constexpr int B = kDepthwiseBlock;
+  const Taps rows = rowTaps(s, oy);
+  const uint32_t C = s.inChannels;
+  const uint32_t begin = std::min(s.interiorBegin, s.outWidth);
+  const uint32_t blocks = s.interiorEnd > begin ? (s.interiorEnd - begin) / B : 0;
+  const uint32_t end = begin + blocks * B;
+  if (s.channelsInner) {
+    for (uint32_t ox = begin; ox < end; ox += B) {
+      depthwiseBlocks<K>(s, rows, ox, ox + B, image, weights, bias, out, 0, C);
+    }
+  } else {
+    depthwiseBlocks<K>(s, rows, begin, end, image, weights, bias, out, 0, C);
+  }
+  for (uint32_t ox = 0; ox < begin; ++ox) {
+    depthwisePixel<K, true>(s, rows, ox, image, weights, bias, out);
+  }
+  for (uint32_t ox = end; ox < s.interiorEnd; ++ox) {
+    depthwisePixel<K, false>(s, rows, ox, image, weights, bias, out);
+  }
+  for (uint32_t ox = std::max(end, s.interiorEnd); ox < s.outWidth; ++ox) {
+    depthwisePixel<K, true>(s, rows, ox, image, weights, bias, out);
+  }
+}
 
 // The taps of a convolution to 8 * V channels, each input channel broadcast;
 // weights [kh][kw][inChannels][8 * V].
@@ -236,10 +336,9 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
                                                  uint32_t row) {                             \
     body;                                                                                    \
   }
-ANNRT_NATIVE_ROW(depthwiseRow8,
-                 vectorRow<1>(s, image, b, outputRow(s, out, row), row, 8, DepthwiseTaps<1>{w}))
-ANNRT_NATIVE_ROW(depthwiseRow16,
-                 vectorRow<2>(s, image, b, outputRow(s, out, row), row, 16, DepthwiseTaps<2>{w}))
+ANNRT_NATIVE_ROW(depthwiseRows3, depthwiseRow<3>(s, image, w, b, outputRow(s, out, row), row))
+ANNRT_NATIVE_ROW(depthwiseRows5, depthwiseRow<5>(s, image, w, b, outputRow(s, out, row), row))
+ANNRT_NATIVE_ROW(depthwiseRows, depthwiseRow<0>(s, image, w, b, outputRow(s, out, row), row))
 ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row), row, s.inChannels,
                                             ByOutputTaps<1>{w, s.inChannels}))
 ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row), row, s.inChannels,
@@ -313,6 +412,14 @@ void interiorColumns(ConvShape& s) {
   s.interiorBegin = std::min(s.interiorBegin, s.interiorEnd);
 }
 
+// Bytes of input a block of kDepthwiseBlock output pixels reads, all channels.
+size_t depthwiseBlockBytes(const ConvShape& s) {
+  const Window& w = s.window;
+  const size_t columns =
+      size_t{kDepthwiseBlock - 1} * w.strideWidth + size_t{w.filterWidth - 1} * w.dilationWidth + 1;
+  return w.filterHeight * columns * s.inChannels * sizeof(float);
+}
+
 std::vector<float> floats(LoweringContext& context, uint32_t operand) {
   const size_t count = elementCount(context.operand(operand).shape);
   std::vector<float> values(count);
@@ -338,8 +445,12 @@ std::vector<float> byOutputWeights(const std::vector<float>& filter, uint32_t ou
 Form formFor(const ConvParams& conv) {
   auto eightOrSixteen = [](uint32_t channels) { return channels == 8 || channels == 16; };
   if (conv.depthwise) {
-    if (conv.depthMultiplier != 1 || !eightOrSixteen(conv.inChannels)) return {};
-    return {conv.inChannels == 8 ? depthwiseRow8 : depthwiseRow16, false, true};
+    if (conv.depthMultiplier != 1 || conv.inChannels % 8 != 0) return {};
+    const Window& w = conv.window;
+    const bool square = w.filterHeight == w.filterWidth;
+    if (square && w.filterWidth == 3) return {depthwiseRows3, false, true};
+    if (square && w.filterWidth == 5) return {depthwiseRows5, false, true};
+    return {depthwiseRows, false, true};
   }
   if (eightOrSixteen(conv.outChannels) && conv.inChannels <= kNativeMaxChannels) {
     return {conv.outChannels == 8 ? byOutputRow8 : byOutputRow16, true, false};
@@ -413,6 +524,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3], output.dims[1],
                   output.dims[2], output.dims[3], conv.window,   conv.range};
   interiorColumns(shape);
+  shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape) <= kL1Bytes;
   std::vector<float> filter = floats(context, op.inputs[kFilter]);
   const uint32_t taps = conv.window.filterHeight * conv.window.filterWidth;
   if (form.byOutput) {

@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // annrt-cpu's own float32 kernels, for the operations XNNPACK runs poorly:
-// convolutions of a few channels (8 or 16) over large images, as in the
-// segmentation heads of the pose models. XNNPACK's depthwise kernels there
-// fill half a 16-lane AVX-512 vector per pixel and walk an indirection
-// buffer, its GEMMs get 8 or fewer output channels; these kernels hold a
-// pixel's channels in one or two 8-float vectors instead and read the image
-// directly. Each is built once (weights repacked) and runs row by row on the
+// depthwise convolutions, and convolutions of a few channels (8 or 16) over
+// large images, as in the segmentation heads of the pose models. XNNPACK's
+// depthwise kernels walk an indirection buffer one output pixel at a time
+// (filling half a 16-lane AVX-512 vector with 8 channels), its GEMMs get 8
+// or fewer output channels there; these kernels read the image directly,
+// several output pixels at once. Each is built once (weights repacked) and runs row by row on the
 // thread pool. `nativeKernelPreferred` says where they are faster, from
 // bench/native_kernel_bench.cpp.
 #pragma once

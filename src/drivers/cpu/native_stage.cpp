@@ -99,7 +99,7 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
     where[operand] = {Location::Kind::ARENA, tensors[index].offset};
   }
   if (arenaFloats_ > 0) {
-    arena_.reset(new (std::nothrow) float[arenaFloats_]);
+    arena_ = allocateArena(arenaFloats_ * sizeof(float));
     ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, arena_ != nullptr,
                      "annrt-cpu: cannot allocate a {}-byte arena", arenaFloats_ * sizeof(float));
   }
@@ -123,7 +123,7 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
       case Location::Kind::MODEL_INPUT:
         return static_cast<float*>(const_cast<void*>(inputs[at.index]));
       case Location::Kind::MODEL_OUTPUT: return static_cast<float*>(outputs[at.index]);
-      case Location::Kind::ARENA: return arena_.get() + at.index;
+      case Location::Kind::ARENA: return reinterpret_cast<float*>(arena_.get()) + at.index;
     }
     return nullptr;
   };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/model.h"
+#include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/stage_executable.h"
 #include "drivers/cpu/thread_pool.h"
@@ -50,7 +51,7 @@ class NativeStage final : public StageExecutable {
   ThreadPool pool_;
   std::vector<Step> steps_;
   size_t arenaFloats_ = 0;
-  std::unique_ptr<float[]> arena_;
+  ArenaBuffer arena_;
 };
 
 }  // namespace annrt::cpu

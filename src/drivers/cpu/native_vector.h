@@ -1,10 +1,12 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Eight floats as one value for annrt-cpu's own kernels (native_kernel.h):
-// an AVX register where the kernel's clone is built for x86-64-v3, two SSE
-// or NEON registers elsewhere. Hot loops are built once per instruction set
-// (ANNRT_NATIVE_CLONES) and the best the CPU runs is picked at load time.
+// Eight or sixteen floats as one value for annrt-cpu's own kernels
+// (native_kernel.h): Float8 is an AVX register where the kernel's clone is
+// built for x86-64-v3 or v4, two SSE or NEON registers elsewhere; Float16 an
+// AVX-512 register in the x86-64-v4 clone, two AVX registers in the v3 one.
+// Hot loops are built once per instruction set (ANNRT_NATIVE_CLONES) and the
+// best the CPU runs is picked at load time.
 #pragma once
 
 #include <cstring>
@@ -16,31 +18,57 @@ namespace annrt::cpu {
 // up, and its instrumented code crashed there (ThreadSanitizer, at start-up).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
-#define ANNRT_NATIVE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define ANNRT_NATIVE_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define ANNRT_NATIVE_CLONES
 #endif
 
 using Float8 = float __attribute__((vector_size(32)));
+using Float16 = float __attribute__((vector_size(64)));
 
-[[gnu::always_inline]] inline Float8 load8(const float* p) {
-  Float8 v;
+// Floats in a vector of type Vec.
+template <class Vec>
+inline constexpr int kLanes = sizeof(Vec) / sizeof(float);
+
+template <class Vec>
+[[gnu::always_inline]] inline Vec loadVector(const float* p) {
+  Vec v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-[[gnu::always_inline]] inline void store8(float* p, Float8 v) {
+template <class Vec>
+[[gnu::always_inline]] inline void storeVector(float* p, Vec v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-[[gnu::always_inline]] inline Float8 splat8(float x) {
-  return Float8{} + x;
+template <class Vec>
+[[gnu::always_inline]] inline Vec splatVector(float x) {
+  return Vec{} + x;
 }
 
 // NaN stays NaN, as with the separate comparisons of NNAPI's clamps.
-[[gnu::always_inline]] inline Float8 clamp8(Float8 v, Float8 lo, Float8 hi) {
+template <class Vec>
+[[gnu::always_inline]] inline Vec clampVector(Vec v, Vec lo, Vec hi) {
   v = v < lo ? lo : v;
   return v > hi ? hi : v;
+}
+
+[[gnu::always_inline]] inline Float8 load8(const float* p) {
+  return loadVector<Float8>(p);
+}
+
+[[gnu::always_inline]] inline void store8(float* p, Float8 v) {
+  storeVector(p, v);
+}
+
+[[gnu::always_inline]] inline Float8 splat8(float x) {
+  return splatVector<Float8>(x);
+}
+
+[[gnu::always_inline]] inline Float8 clamp8(Float8 v, Float8 lo, Float8 hi) {
+  return clampVector(v, lo, hi);
 }
 
 // One float, clamped as clamp8 clamps eight.

@@ -29,60 +29,6 @@ std::vector<uint32_t> stagedOperations(const Model& model) {
 
 constexpr size_t kSerial = 0, kThreaded = 1;
 constexpr size_t kMaxNativeGap = 2;
-// A native stage in the middle of a partition cuts XNNPACK's memory plan in
-// two: tensors made before it and read after it then live in buffers of
-// their own instead of XNNPACK's shared arena. Runs that would keep more
-// than this apart stay on XNNPACK (pose_landmark_full: 4 MB around one
-// depthwise convolution of 16 channels, for 0.1 ms).
-constexpr size_t kMaxBypassBytes = size_t{2} << 20;
-
-// Bytes of the tensors made before operations[first] and read after
-// operations[last] (model inputs excluded: they are the caller's).
-size_t bypassBytes(const Model& model, const std::vector<uint32_t>& operations, size_t first,
-                   size_t last) {
-  std::unordered_set<uint32_t> before;
-  for (size_t i = 0; i < first; ++i) {
-    for (uint32_t output : model.main.operations[operations[i]].outputs) before.insert(output);
-  }
-  std::unordered_set<uint32_t> bypassing;
-  for (size_t i = last + 1; i < operations.size(); ++i) {
-    for (uint32_t input : model.main.operations[operations[i]].inputs) {
-      if (before.count(input) != 0) bypassing.insert(input);
-    }
-  }
-  size_t bytes = 0;
-  for (uint32_t operand : bypassing) bytes += byteSize(model.main.operands[operand].shape);
-  return bytes;
-}
-
-// A native run beside XNNPACK stages must hold at least this many operations
-// it is preferred for. One alone cost more than it saved, as each cut splits
-// XNNPACK's memory plan (face_detection_full_range: two depthwise
-// convolutions of 16 channels each a stage of its own, 2.4 -> 2.8 ms and
-// 15 -> 20.6 MB; pose_landmark_full's runs of 2 and 3: 11.5 -> 9.0 ms).
-constexpr size_t kMinPreferredPerRun = 2;
-
-// Unmarks the runs of native operations that keep too much apart or save
-// too little; `preferred` marks the operations they are preferred for.
-void dropCostlyRuns(const Model& model, const std::vector<uint32_t>& operations,
-                    const std::vector<bool>& preferred, std::vector<bool>& native) {
-  for (size_t first = 0; first < native.size();) {
-    if (!native[first]) {
-      ++first;
-      continue;
-    }
-    size_t last = first;
-    while (last + 1 < native.size() && native[last + 1]) ++last;
-    const bool whole = first == 0 && last + 1 == native.size();
-    const auto count = std::count(preferred.begin() + first, preferred.begin() + last + 1, true);
-    if (!whole && (static_cast<size_t>(count) < kMinPreferredPerRun ||
-                   bypassBytes(model, operations, first, last) > kMaxBypassBytes)) {
-      std::fill(native.begin() + first, native.begin() + last + 1, false);
-    }
-    first = last + 1;
-  }
-}
-
 // fusion[i]: how operations[i] joins operations[i - 1] (NONE for the first,
 // and for the one past the end).
 std::vector<Fusion> fusions(const Model& model, const std::vector<uint32_t>& operations) {
@@ -116,7 +62,6 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
     native[i] =
         standalone(i) && nativeKernelPreferred(context, model.main.operations[operations[i]]);
   }
-  const std::vector<bool> preferred = native;
   size_t last = n;  // the last preferred operation seen
   for (size_t i = 0; i < n; ++i) {
     if (!native[i]) continue;
@@ -132,7 +77,6 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
     last = i;
   }
   for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clampOfPrevious(i));
-  dropCostlyRuns(model, operations, preferred, native);
   return native;
 }
 
@@ -190,10 +134,13 @@ std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, u
   }
   std::vector<bool> native(operations.size(), false);
   if (nativeKernels) native = nativeOperations(model, operations, fusions(model, operations));
+  const std::vector<Fusion> fusion = fusions(model, operations);
+  const bool nodeStages = std::find(native.begin(), native.end(), true) != native.end();
   std::vector<PlannedStage> stages;
   for (size_t i = 0; i < operations.size(); ++i) {
+    const bool node = nodeStages && !native[i] && fusion[i] == Fusion::NONE;
     if (stages.empty() || stages.back().threaded != threaded[i] ||
-        stages.back().native != native[i]) {
+        stages.back().native != native[i] || node) {
       stages.push_back({{}, threaded[i], native[i]});
     }
     stages.back().operations.push_back(operations[i]);

@@ -125,7 +125,7 @@ Result<void> StagedGraph::addStage(PlannedStage plan,
 Result<void> StagedGraph::allocateIntermediates() {
   const size_t bytes = planArena(intermediates_);
   if (bytes == 0) return {};
-  arena_.reset(new (std::nothrow) uint8_t[bytes]);
+  arena_ = allocateArena(bytes);
   ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, arena_ != nullptr,
                    "annrt-cpu: cannot allocate {} bytes between stages", bytes);
   return {};

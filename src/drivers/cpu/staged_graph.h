@@ -66,7 +66,7 @@ class StagedGraph {
   std::vector<Stage> stages_;
   std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them
   std::vector<int64_t> intermediateOf_;     // per operand: index into intermediates_, or -1
-  std::unique_ptr<uint8_t[]> arena_;
+  ArenaBuffer arena_;
 };
 
 }  // namespace annrt::cpu
