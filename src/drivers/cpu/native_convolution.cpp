@@ -45,7 +45,9 @@ struct ConvShape {
 // Output pixels computed together: independent sums keep the multiply-add
 // units busy (one sum alone waits on each multiply-add's latency).
 constexpr int kBlock = 4;
-constexpr int kDepthwiseBlock = 8;
+// Depthwise output pixels summed together: 8 sums of 16 floats fill half the
+// 32 AVX-512 registers; elsewhere 4 (8 would spill).
+constexpr int kWideDepthwiseBlock = 8, kDepthwiseBlock = 4;
 // The L1 data cache the depthwise loop order is chosen for (32 KB on most
 // x86 and Arm cores, 48 KB on recent ones).
 constexpr size_t kL1Bytes = size_t{32} << 10;
@@ -189,14 +191,13 @@ template <int K, bool CHECKED>
   if (c < C) depthwiseChannels<Float8, 1, 1, K, CHECKED>(s, rows, ox, image, weights, bias, out, c);
 }
 
-// The blocks of kDepthwiseBlock pixels of [begin, end) across channels
-// [first, last), 16 at a time (then the last 8 if any).
-template <int K>
+// The blocks of B pixels of [begin, end) across channels [first, last), 16
+// at a time (then the last 8 if any).
+template <int K, int B>
 [[gnu::always_inline]] inline void depthwiseBlocks(const ConvShape& s, const Taps& rows,
                                                    uint32_t begin, uint32_t end, const float* image,
                                                    const float* weights, const float* bias,
                                                    float* out, uint32_t first, uint32_t last) {
-  constexpr int B = kDepthwiseBlock;
   uint32_t c = first;
   for (; c + 16 <= last; c += 16) {
     for (uint32_t ox = begin; ox < end; ox += B) {
@@ -211,17 +212,16 @@ template <int K>
 }
 
 // One output row of a depthwise convolution of any multiple of 8 channels.
-// Inside the image, in blocks of kDepthwiseBlock pixels 16 channels at a
-// time: block by block across all channels where the input a block reads
-// fits the L1 cache (ConvShape::channelsInner; streamed from memory
-// once), else channel block by channel block across the whole row, so
-// that the few input rows' 16 channels stay in the L1 cache. The columns
-// left, at the edges and between, one pixel at a time.
-template <int K>
+// Inside the image, in blocks of B pixels 16 channels at a time: block by
+// block across all channels where the input a block reads fits the L1
+// cache (ConvShape::channelsInner; streamed from memory once), else channel
+// block by channel block across the whole row, so that the few input rows'
+// 16 channels stay in the L1 cache. The columns left, at the edges and
+// between, one pixel at a time.
+template <int K, int B>
 [[gnu::always_inline]] inline void depthwiseRow(const ConvShape& s, const float* image,
                                                 const float* weights, const float* bias, float* out,
                                                 uint32_t oy) {
-  constexpr int B = kDepthwiseBlock;
   const Taps rows = rowTaps(s, oy);
   const uint32_t C = s.inChannels;
   const uint32_t begin = std::min(s.interiorBegin, s.outWidth);
@@ -229,10 +229,10 @@ template <int K>
   const uint32_t end = begin + blocks * B;
   if (s.channelsInner) {
     for (uint32_t ox = begin; ox < end; ox += B) {
-      depthwiseBlocks<K>(s, rows, ox, ox + B, image, weights, bias, out, 0, C);
+      depthwiseBlocks<K, B>(s, rows, ox, ox + B, image, weights, bias, out, 0, C);
     }
   } else {
-    depthwiseBlocks<K>(s, rows, begin, end, image, weights, bias, out, 0, C);
+    depthwiseBlocks<K, B>(s, rows, begin, end, image, weights, bias, out, 0, C);
   }
   for (uint32_t ox = 0; ox < begin; ++ox) {
     depthwisePixel<K, true>(s, rows, ox, image, weights, bias, out);
@@ -336,9 +336,15 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
                                                  uint32_t row) {                             \
     body;                                                                                    \
   }
-ANNRT_NATIVE_ROW(depthwiseRows3, depthwiseRow<3>(s, image, w, b, outputRow(s, out, row), row))
-ANNRT_NATIVE_ROW(depthwiseRows5, depthwiseRow<5>(s, image, w, b, outputRow(s, out, row), row))
-ANNRT_NATIVE_ROW(depthwiseRows, depthwiseRow<0>(s, image, w, b, outputRow(s, out, row), row))
+#define ANNRT_DEPTHWISE_ROWS(name, K, B) \
+  ANNRT_NATIVE_ROW(name, (depthwiseRow<K, B>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_DEPTHWISE_ROWS(depthwiseRows3, 3, kDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(depthwiseRows5, 5, kDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(depthwiseRowsAny, 0, kDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows3, 3, kWideDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows5, 5, kWideDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0, kWideDepthwiseBlock)
+#undef ANNRT_DEPTHWISE_ROWS
 ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row), row, s.inChannels,
                                             ByOutputTaps<1>{w, s.inChannels}))
 ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row), row, s.inChannels,
@@ -412,11 +418,11 @@ void interiorColumns(ConvShape& s) {
   s.interiorBegin = std::min(s.interiorBegin, s.interiorEnd);
 }
 
-// Bytes of input a block of kDepthwiseBlock output pixels reads, all channels.
-size_t depthwiseBlockBytes(const ConvShape& s) {
+// Bytes of input a block of `block` output pixels reads, all channels.
+size_t depthwiseBlockBytes(const ConvShape& s, uint32_t block) {
   const Window& w = s.window;
   const size_t columns =
-      size_t{kDepthwiseBlock - 1} * w.strideWidth + size_t{w.filterWidth - 1} * w.dilationWidth + 1;
+      size_t{block - 1} * w.strideWidth + size_t{w.filterWidth - 1} * w.dilationWidth + 1;
   return w.filterHeight * columns * s.inChannels * sizeof(float);
 }
 
@@ -448,9 +454,12 @@ Form formFor(const ConvParams& conv) {
     if (conv.depthMultiplier != 1 || conv.inChannels % 8 != 0) return {};
     const Window& w = conv.window;
     const bool square = w.filterHeight == w.filterWidth;
-    if (square && w.filterWidth == 3) return {depthwiseRows3, false, true};
-    if (square && w.filterWidth == 5) return {depthwiseRows5, false, true};
-    return {depthwiseRows, false, true};
+    const bool wide = nativeWideVectors();
+    if (square && w.filterWidth == 3)
+      return {wide ? wideDepthwiseRows3 : depthwiseRows3, false, true};
+    if (square && w.filterWidth == 5)
+      return {wide ? wideDepthwiseRows5 : depthwiseRows5, false, true};
+    return {wide ? wideDepthwiseRowsAny : depthwiseRowsAny, false, true};
   }
   if (eightOrSixteen(conv.outChannels) && conv.inChannels <= kNativeMaxChannels) {
     return {conv.outChannels == 8 ? byOutputRow8 : byOutputRow16, true, false};
@@ -524,7 +533,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3], output.dims[1],
                   output.dims[2], output.dims[3], conv.window,   conv.range};
   interiorColumns(shape);
-  shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape) <= kL1Bytes;
+  const uint32_t block = nativeWideVectors() ? kWideDepthwiseBlock : kDepthwiseBlock;
+  shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape, block) <= kL1Bytes;
   std::vector<float> filter = floats(context, op.inputs[kFilter]);
   const uint32_t taps = conv.window.filterHeight * conv.window.filterWidth;
   if (form.byOutput) {

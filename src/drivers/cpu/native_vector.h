@@ -24,6 +24,19 @@ namespace annrt::cpu {
 #define ANNRT_NATIVE_CLONES
 #endif
 
+// Whether the x86-64-v4 clones run, with 32 registers of 16 floats; kernels
+// size their blocks of sums by it (elsewhere a Float16 takes two AVX
+// registers of 16, or four NEON ones of 32).
+inline bool nativeWideVectors() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+  static const bool wide = __builtin_cpu_supports("x86-64-v4");
+  return wide;
+#else
+  return false;
+#endif
+}
+
 using Float8 = float __attribute__((vector_size(32)));
 using Float16 = float __attribute__((vector_size(64)));
 
