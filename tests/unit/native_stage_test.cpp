@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "cpu_test_models.h"
@@ -298,6 +299,59 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_TRUE(plan[0].native);
   EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
+}
+
+// PAD of [1, 15, 13, 24] by `paddings`, then a 3x3 depthwise convolution,
+// VALID, stride 2, RELU6.
+std::shared_ptr<const Model> padDepthwiseModel(const std::vector<int32_t>& paddings) {
+  test::InternalModel m;
+  const std::vector<uint32_t> dims = {1, 15, 13, 24};
+  const uint32_t input = m.tensor(dims);
+  std::vector<uint32_t> paddedDims = dims;
+  for (size_t axis = 0; axis < dims.size(); ++axis) {
+    paddedDims[axis] += static_cast<uint32_t>(paddings[2 * axis] + paddings[2 * axis + 1]);
+  }
+  const uint32_t padded = m.tensor(paddedDims);
+  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), paddings.data(), bytes.size());
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  ConvCase c = depthwise("", 0, paddedDims[3]);
+  c.height = paddedDims[1];
+  c.width = paddedDims[2];
+  c.scheme = ANEURALNETWORKS_PADDING_VALID;
+  c.stride = 2;
+  c.activation = ANEURALNETWORKS_FUSED_RELU6;
+  return m.finish({input}, {addConv(m, padded, c, 17)});
+}
+
+TEST(NativeStageTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::shared_ptr<const Model> model = padDepthwiseModel({0, 0, 2, 0, 1, 3, 0, 0});
+  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_TRUE(plan[0].native);
+  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
+  auto native = NativeStage::compile(model, sharedThreadPool(2));
+  ASSERT_TRUE(native.ok()) << native.error().message;
+  EXPECT_EQ((*native)->arenaFloats(), 0u) << "the padded image is never stored";
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> in = test::seededValues(15 * 13 * 24, 9);
+  const size_t outputs = 8 * 8 * 24;  // a 17x17 padded image: (17 - 3) / 2 + 1 = 8
+  expectNear(runStage(**native, in, outputs), runStage(**xnnpack, in, outputs));
+}
+
+TEST(NativeStageTest, LeavesAPadOfChannelsToXnnpack) {
+  const std::shared_ptr<const Model> model = padDepthwiseModel({0, 0, 1, 1, 1, 1, 0, 8});
+  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_FALSE(plan[0].native);
+  EXPECT_TRUE(plan[1].native) << "the depthwise convolution alone, on the padded image";
+  auto folded = NativeStage::compile(model, nullptr);
+  ASSERT_FALSE(folded.ok());
+  EXPECT_NE(folded.error().message.find("PAD before it does not fold"), std::string::npos)
+      << folded.error().message;
 }
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {

@@ -369,9 +369,10 @@ struct Form {
 
 class ConvolutionKernel final : public NativeKernel {
  public:
-  ConvolutionKernel(const Operation& op, const ConvShape& shape, const Form& form,
+  // Reads `input`: the op's, or that of a PAD folded into it.
+  ConvolutionKernel(const Operation& op, uint32_t input, const ConvShape& shape, const Form& form,
                     std::vector<float> weights, std::vector<float> bias)
-      : NativeKernel({op.inputs[kInput]}, op.outputs[0], form.preferred),
+      : NativeKernel({input}, op.outputs[0], form.preferred),
         shape_(shape),
         row_(form.row),
         transposed_(form.transposed),
@@ -471,10 +472,36 @@ Form formFor(const ConvParams& conv) {
 }
 
 std::unique_ptr<NativeKernel> makeKernel(LoweringContext& context, const Operation& op,
-                                         const ConvShape& shape, const Form& form,
+                                         uint32_t input, const ConvShape& shape, const Form& form,
                                          std::vector<float> filter) {
-  return std::unique_ptr<NativeKernel>(
-      new ConvolutionKernel(op, shape, form, std::move(filter), floats(context, op.inputs[kBias])));
+  return std::unique_ptr<NativeKernel>(new ConvolutionKernel(
+      op, input, shape, form, std::move(filter), floats(context, op.inputs[kBias])));
+}
+
+// Folds `pad`, a zero PAD of height and width only, into the convolution
+// reading its output: the image is the PAD's input and the PAD's rows and
+// columns add to the convolution's padding (which reads zeros the same way).
+// Returns the operand the convolution then reads.
+Result<uint32_t> foldPad(LoweringContext& context, const Operation& pad, ConvShape& shape) {
+  ANNRT_CPU_REQUIRE(pad.type == OperationType::PAD, "only a PAD folds into a convolution");
+  ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> paddings, context.intTensor(pad, 1));
+  const Shape& input = context.input(pad, 0).shape;
+  ANNRT_CPU_REQUIRE(rank(input) == 4 && paddings.size() == 8, "a PAD of rank {}", rank(input));
+  const bool spatial = paddings[0] == 0 && paddings[1] == 0 && paddings[6] == 0 && paddings[7] == 0;
+  const bool positive =
+      std::all_of(paddings.begin(), paddings.end(), [](int32_t p) { return p >= 0; });
+  ANNRT_CPU_REQUIRE(spatial && positive, "a PAD {} folds only into height and width",
+                    toString(std::vector<uint32_t>(paddings.begin(), paddings.end())));
+  ANNRT_CPU_REQUIRE(input.dims[1] + paddings[2] + paddings[3] == shape.inHeight &&
+                        input.dims[2] + paddings[4] + paddings[5] == shape.inWidth,
+                    "the PAD's output is not the convolution's input");
+  shape.inHeight = input.dims[1];
+  shape.inWidth = input.dims[2];
+  shape.window.padTop += static_cast<uint32_t>(paddings[2]);
+  shape.window.padBottom += static_cast<uint32_t>(paddings[3]);
+  shape.window.padLeft += static_cast<uint32_t>(paddings[4]);
+  shape.window.padRight += static_cast<uint32_t>(paddings[5]);
+  return pad.inputs[0];
 }
 
 Result<void> checkFloatInput(const LoweringContext& context, const Operation& op) {
@@ -510,14 +537,17 @@ Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
                         input.dims[3],  output.dims[1], output.dims[2],
                         output.dims[3], window,         deconv.range};
   const Form form{inChannels == 8 ? transposedRow8 : transposedRow16, false, true, true};
-  return makeKernel(context, op, shape, form, floats(context, op.inputs[kFilter]));
+  return makeKernel(context, op, op.inputs[kInput], shape, form,
+                    floats(context, op.inputs[kFilter]));
 }
 
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
-                                                            const Operation& op) {
+                                                            const Operation& op,
+                                                            const Operation* pad) {
   if (op.type == OperationType::TRANSPOSE_CONV_2D || isTransposeConvBias(context, op)) {
+    ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a transposed convolution");
     return makeTransposed(context, op);
   }
   ANNRT_CPU_REQUIRE(
@@ -532,6 +562,10 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   const Shape& output = context.output(op, 0).shape;
   ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3], output.dims[1],
                   output.dims[2], output.dims[3], conv.window,   conv.range};
+  uint32_t image = op.inputs[kInput];
+  if (pad != nullptr) {
+    ANNRT_ASSIGN_OR_RETURN(image, foldPad(context, *pad, shape));
+  }
   interiorColumns(shape);
   const uint32_t block = nativeWideVectors() ? kWideDepthwiseBlock : kDepthwiseBlock;
   shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape, block) <= kL1Bytes;
@@ -540,7 +574,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   if (form.byOutput) {
     filter = byOutputWeights(filter, conv.outChannels, taps, conv.inChannels);
   }
-  return makeKernel(context, op, shape, form, std::move(filter));
+  return makeKernel(context, op, image, shape, form, std::move(filter));
 }
 
 }  // namespace annrt::cpu

@@ -10,14 +10,16 @@
 namespace annrt::cpu {
 
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
-                                                       const Operation& op) {
+                                                       const Operation& op, const Operation* pad) {
   switch (op.type) {
     case OperationType::CONV_2D:
     case OperationType::DEPTHWISE_CONV_2D:
-    case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op);
-    case OperationType::ADD: return makeNativeAdd(context, op);
+    case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, pad);
+    case OperationType::ADD:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an ADD");
+      return makeNativeAdd(context, op);
     default:
-      if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op);
+      if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
   }
 }
@@ -27,8 +29,8 @@ bool nativeKernelsEnabled() {
   return value == nullptr || std::strcmp(value, "0") != 0;
 }
 
-bool nativeKernelPreferred(LoweringContext& context, const Operation& op) {
-  Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
+bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const Operation* pad) {
+  Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, pad);
   return kernel.ok() && (*kernel)->preferred();
 }
 

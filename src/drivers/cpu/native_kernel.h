@@ -61,17 +61,23 @@ inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
 }
 
 // The kernel for `op` of context.model(), or OP_FAILED saying why it has
-// none (an unsupported type, channel count, layout or parameter).
+// none (an unsupported type, channel count, layout or parameter). `pad`, if
+// given, is a zero PAD of height and width whose output only `op`, a
+// convolution, reads (fusion.h): the kernel folds it in, reading the PAD's
+// input.
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
-                                                       const Operation& op);
+                                                       const Operation& op,
+                                                       const Operation* pad = nullptr);
 // The family makers makeNativeKernel dispatches to.
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
-                                                            const Operation& op);
+                                                            const Operation& op,
+                                                            const Operation* pad);
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op);
 
 // Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
 // faster there.
-bool nativeKernelPreferred(LoweringContext& context, const Operation& op);
+bool nativeKernelPreferred(LoweringContext& context, const Operation& op,
+                           const Operation* pad = nullptr);
 // Whether `op` has a native kernel at all, so that it can stay between two
 // preferred operations instead of cutting their stage in two.
 bool nativeKernelAvailable(LoweringContext& context, const Operation& op);

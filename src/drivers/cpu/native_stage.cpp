@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <new>
-#include <optional>
 #include <unordered_map>
 
 #include "drivers/cpu/arena_plan.h"
@@ -17,14 +16,6 @@ namespace {
 // Arena tensors start on 64-byte boundaries (16 floats), a cache line.
 constexpr size_t kAlignFloats = 16;
 
-// The range of `op` if it is a clamp XNNPACK would fold into `previous` (it
-// reads previous's output alone): the previous kernel takes it in instead.
-std::optional<OutputRange> foldableClamp(const Model& model, const Operation& previous,
-                                         const Operation& op) {
-  if (fusionWithPrevious(model, previous, op) != Fusion::INTO_PREVIOUS) return std::nullopt;
-  return reluRange(op.type);  // none for a reshape
-}
-
 }  // namespace
 
 Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
@@ -35,24 +26,37 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   const Subgraph& main = stage->model_->main;
   LoweringContext context(*stage->model_, nullptr);
   const Operation* previous = nullptr;  // the last operation of the last step
+  const Operation* pad = nullptr;       // a PAD the next convolution folds in
   for (size_t i = 0; i < main.operations.size(); ++i) {
     const Operation& op = main.operations[i];
     if (context.isFoldedCast(op)) continue;
-    if (previous != nullptr) {
-      if (auto clamp = foldableClamp(*stage->model_, *previous, op)) {
+    const Fusion fusion =
+        previous != nullptr ? fusionWithPrevious(*stage->model_, *previous, op) : Fusion::NONE;
+    if (fusion == Fusion::INTO_PREVIOUS) {
+      if (auto clamp = reluRange(op.type)) {
         stage->steps_.back().kernel->foldClamp(*clamp, op.outputs[0]);
         previous = &op;
         continue;
       }
     }
     previous = &op;
-    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
+    if (pad == nullptr && op.type == OperationType::PAD) {
+      pad = &op;  // folded into the next operation, or an error
+      continue;
+    }
+    Result<std::unique_ptr<NativeKernel>> kernel =
+        makeNativeKernel(context, op, fusion == Fusion::PREVIOUS_INTO ? pad : nullptr);
+    if (kernel.ok() && pad != nullptr && fusion != Fusion::PREVIOUS_INTO) {
+      kernel = makeError(ErrorCode::OP_FAILED, "the PAD before it does not fold into it");
+    }
+    pad = nullptr;
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
     }
     stage->steps_.push_back({std::move(*kernel), {}, {}, {}});
   }
+  ANNRT_CPU_REQUIRE(pad == nullptr, "annrt-cpu: no convolution folds the last PAD in");
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());

@@ -43,8 +43,9 @@ std::vector<Fusion> fusions(const Model& model, const std::vector<uint32_t>& ope
 // Which operations run on annrt-cpu's own kernels: those they are preferred
 // for, and gaps of up to kMaxNativeGap operations between two of those that
 // have a native kernel too (which would otherwise cut the stage into three).
-// A clamp XNNPACK would fold into a native operation is folded into its
-// kernel instead (native_stage.h); no other fusion is split.
+// A clamp XNNPACK would fold into a native operation, or a PAD into a native
+// convolution, is folded into its kernel instead (native_stage.h); no other
+// fusion is split.
 std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_t>& operations,
                                    const std::vector<Fusion>& fusion) {
   LoweringContext context(model, nullptr);
@@ -57,23 +58,34 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
   auto standalone = [&](size_t i) {
     return fusion[i] == Fusion::NONE && (fusion[i + 1] == Fusion::NONE || clampOfPrevious(i + 1));
   };
+  // The PAD folding into operation i (a convolution), itself standalone.
+  auto padOf = [&](size_t i) -> const Operation* {
+    if (fusion[i] != Fusion::PREVIOUS_INTO || fusion[i - 1] != Fusion::NONE) return nullptr;
+    if (fusion[i + 1] != Fusion::NONE && !clampOfPrevious(i + 1)) return nullptr;
+    return &model.main.operations[operations[i - 1]];
+  };
   std::vector<bool> native(n, false);
+  std::vector<bool> padded(n, false);  // operation i takes in the PAD before it
   for (size_t i = 0; i < n; ++i) {
-    native[i] =
-        standalone(i) && nativeKernelPreferred(context, model.main.operations[operations[i]]);
+    const Operation& op = model.main.operations[operations[i]];
+    const Operation* pad = padOf(i);
+    native[i] = (standalone(i) || pad != nullptr) && nativeKernelPreferred(context, op, pad);
+    padded[i] = native[i] && pad != nullptr;
   }
   size_t last = n;  // the last preferred operation seen
   for (size_t i = 0; i < n; ++i) {
     if (!native[i]) continue;
-    if (last < n && i - last - 1 <= kMaxNativeGap) {
+    const size_t first = padded[i] ? i - 1 : i;  // where its native run starts
+    if (last < n && first > last && first - last - 1 <= kMaxNativeGap) {
       bool fill = true;
-      for (size_t j = last + 1; j < i && fill; ++j) {
+      for (size_t j = last + 1; j < first && fill; ++j) {
         fill =
             clampOfPrevious(j) ||
             (standalone(j) && nativeKernelAvailable(context, model.main.operations[operations[j]]));
       }
-      for (size_t j = last + 1; j < i && fill; ++j) native[j] = true;
+      for (size_t j = last + 1; j < first && fill; ++j) native[j] = true;
     }
+    if (padded[i]) native[i - 1] = true;
     last = i;
   }
   for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clampOfPrevious(i));
