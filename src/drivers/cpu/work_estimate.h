@@ -26,17 +26,18 @@ double operationMicros(const Model& model, const Operation& op);
 // hand-off, the tiles handed out through shared counters and the barrier
 // after it. A bare hand-off takes 1.5-3.5 us with Debian's pthreadpool on the
 // development VM (bench/thread_handoff_bench.cpp), but inside a model's run
-// the per-node cost is what matters: on a quiet host under 2 us (face
-// detection ran 0.86 -> 0.61 ms on 2 threads, about 100 nodes), while on most
-// of the days it was measured the host made it 6-14 us (the PADs and ADDs of
-// face detection took 2.5 times longer on 2 threads than on 1). The default
-// is set for the latter, which costs little on a quiet host: the heavy
-// operations still go to the pool. Measured on face_detection_short_range,
-// selfie_segmentation, face_detection_full_range, hand_landmark_full and
-// pose_landmark_full at 3, 6, 10 and 20 us, 10 and 20 were the fastest or
-// within noise of them. ANNRT_CPU_HANDOFF_US, else kDefaultHandOffMicros; 0
-// hands every node to the pool.
-inline constexpr double kDefaultHandOffMicros = 10;
+// the per-node cost is what matters, and it depends on the host: on a quiet
+// one (a cache line to the other vCPU and back in about 85 ns) under 2 us,
+// while at other times (about 400 ns) the host makes it 6-14 us (the PADs
+// and ADDs of face detection then took 2.5 times longer on 2 threads than on
+// 1). The default was 10 while XNNPACK runtimes held several nodes; since
+// partitions run node by node beside native stages (stage_plan.h), 10 cost
+// 15-25% on a quiet host (face_detection_short_range 0.55 vs 0.43 ms on 2
+// threads, face_detection_full_range 1.54 vs 1.31, selfie_segmentation_landscape
+// 0.68 vs 0.56; 3 cost 5%, 2 nothing), while on a busy host 3 gained 5-8% over
+// 0. Hence 2. ANNRT_CPU_HANDOFF_US, else kDefaultHandOffMicros; 0 hands every
+// node to the pool.
+inline constexpr double kDefaultHandOffMicros = 2;
 double handOffMicros();
 
 }  // namespace annrt::cpu
