@@ -350,8 +350,57 @@ TEST(NativeStageTest, LeavesAPadOfChannelsToXnnpack) {
   EXPECT_TRUE(plan[1].native) << "the depthwise convolution alone, on the padded image";
   auto folded = NativeStage::compile(model, nullptr);
   ASSERT_FALSE(folded.ok());
-  EXPECT_NE(folded.error().message.find("PAD before it does not fold"), std::string::npos)
+  EXPECT_NE(folded.error().message.find("folds only into height and width"), std::string::npos)
       << folded.error().message;
+}
+
+// A residual connection growing the channel count, as in face detection:
+// ADD(PAD of `input` from 24 to 28 channels, 1x1 convolution of `input` to 28
+// channels), then RELU.
+std::shared_ptr<const Model> paddedResidualModel(int32_t before, int32_t after) {
+  test::InternalModel m;
+  const uint32_t input = m.tensor({2, 9, 11, 24});
+  const uint32_t channels = 24 + static_cast<uint32_t>(before + after);
+  ConvCase pointwise = conv("", 0, 24, channels, 1);
+  pointwise.batch = 2;
+  pointwise.height = 9;
+  pointwise.width = 11;
+  const uint32_t convolved = addConv(m, input, pointwise, 19);
+  const std::vector<int32_t> paddings = {0, 0, 0, 0, 0, 0, before, after};
+  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), paddings.data(), bytes.size());
+  const uint32_t padded = m.tensor({2, 9, 11, channels});
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  const uint32_t sum =
+      addSum(m, padded, convolved, {2, 9, 11, channels}, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t relu = m.tensor({2, 9, 11, channels});
+  m.operation(ANEURALNETWORKS_RELU, {sum}, {relu});
+  return m.finish({input}, {relu});
+}
+
+TEST(NativeStageTest, FoldsAPadOfChannelsIntoTheAddReadingIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  for (const auto& [before, after] : {std::pair{0, 4}, std::pair{3, 10}}) {
+    SCOPED_TRACE(std::to_string(before) + " before, " + std::to_string(after) + " after");
+    const std::shared_ptr<const Model> model = paddedResidualModel(before, after);
+    const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+    ASSERT_EQ(plan.size(), 2u);
+    EXPECT_FALSE(plan[0].native) << "the 1x1 convolution on XNNPACK";
+    EXPECT_TRUE(plan[1].native);
+    EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{1, 2, 3}));
+    const std::vector<float> in = test::seededValues(2 * 9 * 11 * 24, 10);
+    const size_t outputs = size_t{2} * 9 * 11 * (24 + before + after);
+    std::vector<std::vector<float>> results;
+    for (const auto& stages : {plan, planStages(*model, 0, 1, false)}) {
+      auto graph = StagedGraph::compile(model, stages, sharedThreadPool(2));
+      ASSERT_TRUE(graph.ok()) << graph.error().message;
+      results.emplace_back(outputs);
+      ASSERT_TRUE((*graph)->run({in.data()}, {results.back().data()}).ok());
+    }
+    expectNear(results[0], results[1]);
+    EXPECT_GE(*std::min_element(results[0].begin(), results[0].end()), 0.0f);
+  }
 }
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {

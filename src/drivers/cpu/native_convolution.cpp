@@ -482,25 +482,19 @@ std::unique_ptr<NativeKernel> makeKernel(LoweringContext& context, const Operati
 // reading its output: the image is the PAD's input and the PAD's rows and
 // columns add to the convolution's padding (which reads zeros the same way).
 // Returns the operand the convolution then reads.
-Result<uint32_t> foldPad(LoweringContext& context, const Operation& pad, ConvShape& shape) {
-  ANNRT_CPU_REQUIRE(pad.type == OperationType::PAD, "only a PAD folds into a convolution");
-  ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> paddings, context.intTensor(pad, 1));
+Result<uint32_t> foldPad(const LoweringContext& context, const Operation& pad,
+                         const Operation& conv, ConvShape& shape) {
+  ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> paddings,
+                         foldablePaddings(context, pad, conv, kInput));
+  ANNRT_CPU_REQUIRE(paddings[0] == 0 && paddings[1] == 0 && paddings[6] == 0 && paddings[7] == 0,
+                    "a PAD {} folds only into height and width", toString(paddings));
   const Shape& input = context.input(pad, 0).shape;
-  ANNRT_CPU_REQUIRE(rank(input) == 4 && paddings.size() == 8, "a PAD of rank {}", rank(input));
-  const bool spatial = paddings[0] == 0 && paddings[1] == 0 && paddings[6] == 0 && paddings[7] == 0;
-  const bool positive =
-      std::all_of(paddings.begin(), paddings.end(), [](int32_t p) { return p >= 0; });
-  ANNRT_CPU_REQUIRE(spatial && positive, "a PAD {} folds only into height and width",
-                    toString(std::vector<uint32_t>(paddings.begin(), paddings.end())));
-  ANNRT_CPU_REQUIRE(input.dims[1] + paddings[2] + paddings[3] == shape.inHeight &&
-                        input.dims[2] + paddings[4] + paddings[5] == shape.inWidth,
-                    "the PAD's output is not the convolution's input");
   shape.inHeight = input.dims[1];
   shape.inWidth = input.dims[2];
-  shape.window.padTop += static_cast<uint32_t>(paddings[2]);
-  shape.window.padBottom += static_cast<uint32_t>(paddings[3]);
-  shape.window.padLeft += static_cast<uint32_t>(paddings[4]);
-  shape.window.padRight += static_cast<uint32_t>(paddings[5]);
+  shape.window.padTop += paddings[2];
+  shape.window.padBottom += paddings[3];
+  shape.window.padLeft += paddings[4];
+  shape.window.padRight += paddings[5];
   return pad.inputs[0];
 }
 
@@ -564,7 +558,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
                   output.dims[2], output.dims[3], conv.window,   conv.range};
   uint32_t image = op.inputs[kInput];
   if (pad != nullptr) {
-    ANNRT_ASSIGN_OR_RETURN(image, foldPad(context, *pad, shape));
+    ANNRT_ASSIGN_OR_RETURN(image, foldPad(context, *pad, op, shape));
   }
   interiorColumns(shape);
   const uint32_t block = nativeWideVectors() ? kWideDepthwiseBlock : kDepthwiseBlock;

@@ -15,13 +15,36 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::CONV_2D:
     case OperationType::DEPTHWISE_CONV_2D:
     case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, pad);
-    case OperationType::ADD:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an ADD");
-      return makeNativeAdd(context, op);
+    case OperationType::ADD: return makeNativeAdd(context, op, pad);
     default:
       if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
   }
+}
+
+Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, const Operation& pad,
+                                               const Operation& reader, uint32_t readerInput) {
+  ANNRT_CPU_REQUIRE(pad.type == OperationType::PAD && pad.outputs.size() == 1,
+                    "only a PAD of zeros folds into the next operation");
+  ANNRT_CPU_REQUIRE(readerInput < reader.inputs.size() &&
+                        reader.inputs[readerInput] == pad.outputs[0] &&
+                        context.operand(pad.outputs[0]).consumers == 1,
+                    "the PAD before it does not fold into it: its output is read elsewhere");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(pad, {0}));
+  ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> paddings, context.intTensor(pad, 1));
+  const Shape& input = context.input(pad, 0).shape;
+  const Shape& output = context.output(pad, 0).shape;
+  ANNRT_CPU_REQUIRE(rank(input) == 4 && paddings.size() == 8, "a PAD of rank {}", rank(input));
+  std::vector<uint32_t> sizes(paddings.size());
+  for (size_t i = 0; i < paddings.size(); ++i) {
+    ANNRT_CPU_REQUIRE(paddings[i] >= 0, "a PAD by {}", paddings[i]);
+    sizes[i] = static_cast<uint32_t>(paddings[i]);
+  }
+  for (uint32_t axis = 0; axis < 4; ++axis) {
+    ANNRT_CPU_REQUIRE(input.dims[axis] + sizes[2 * axis] + sizes[2 * axis + 1] == output.dims[axis],
+                      "the PAD's output {} does not match its paddings", toString(output.dims));
+  }
+  return sizes;
 }
 
 bool nativeKernelsEnabled() {

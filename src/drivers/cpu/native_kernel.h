@@ -68,11 +68,18 @@ inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op,
                                                        const Operation* pad = nullptr);
+// The [before, after] paddings per axis of `pad`, a float32 PAD of zeros of
+// a 4-dimensional tensor, checked to be foldable into `reader`: only
+// `reader` reads its output, at input `readerInput`.
+Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, const Operation& pad,
+                                               const Operation& reader, uint32_t readerInput);
+
 // The family makers makeNativeKernel dispatches to.
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
                                                             const Operation& op,
                                                             const Operation* pad);
-Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op);
+Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,
+                                                    const Operation* pad);
 
 // Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
 // faster there.

@@ -44,11 +44,7 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       pad = &op;  // folded into the next operation, or an error
       continue;
     }
-    Result<std::unique_ptr<NativeKernel>> kernel =
-        makeNativeKernel(context, op, fusion == Fusion::PREVIOUS_INTO ? pad : nullptr);
-    if (kernel.ok() && pad != nullptr && fusion != Fusion::PREVIOUS_INTO) {
-      kernel = makeError(ErrorCode::OP_FAILED, "the PAD before it does not fold into it");
-    }
+    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, pad);
     pad = nullptr;
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,

@@ -58,11 +58,18 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
   auto standalone = [&](size_t i) {
     return fusion[i] == Fusion::NONE && (fusion[i + 1] == Fusion::NONE || clampOfPrevious(i + 1));
   };
-  // The PAD folding into operation i (a convolution), itself standalone.
+  // The PAD right before operation i that its kernel may fold in (a spatial
+  // one into a convolution, fusion.h, or one along the channels into an
+  // ADD; the kernel checks the rest), itself fused with nothing.
   auto padOf = [&](size_t i) -> const Operation* {
-    if (fusion[i] != Fusion::PREVIOUS_INTO || fusion[i - 1] != Fusion::NONE) return nullptr;
+    if (i == 0 || fusion[i - 1] != Fusion::NONE) return nullptr;
+    const Operation& previous = model.main.operations[operations[i - 1]];
+    const bool intoConvolution = fusion[i] == Fusion::PREVIOUS_INTO;
+    const bool intoAdd = fusion[i] == Fusion::NONE &&
+                         model.main.operations[operations[i]].type == OperationType::ADD;
+    if (previous.type != OperationType::PAD || !(intoConvolution || intoAdd)) return nullptr;
     if (fusion[i + 1] != Fusion::NONE && !clampOfPrevious(i + 1)) return nullptr;
-    return &model.main.operations[operations[i - 1]];
+    return &previous;
   };
   std::vector<bool> native(n, false);
   std::vector<bool> padded(n, false);  // operation i takes in the PAD before it
