@@ -16,6 +16,7 @@
 
 #include "cpu_test_models.h"
 #include "drivers/cpu/compiled_graph.h"
+#include "drivers/cpu/operation_profiler.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/staged_graph.h"
 
@@ -401,6 +402,24 @@ TEST(NativeStageTest, FoldsAPadOfChannelsIntoTheAddReadingIt) {
     expectNear(results[0], results[1]);
     EXPECT_GE(*std::min_element(results[0].begin(), results[0].end()), 0.0f);
   }
+}
+
+TEST(NativeStageTest, ProfilesAFoldedPadWithTheAddReadingIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::shared_ptr<const Model> model = paddedResidualModel(0, 4);
+  auto graph = StagedGraph::compile(model, planStages(*model, 0, 1), sharedThreadPool(1));
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  auto profiler = OperationProfiler::create(**graph);
+  ASSERT_TRUE(profiler.ok()) << profiler.error().message;
+  const std::vector<float> in = test::seededValues(2 * 9 * 11 * 24, 11);
+  std::vector<float> out(2 * 9 * 11 * 28);
+  std::vector<uint64_t> operationNs;
+  ASSERT_TRUE((*profiler)->run({in.data()}, {out.data()}, operationNs).ok());
+  ASSERT_EQ(operationNs.size(), 4u);
+  EXPECT_GT(operationNs[0], 0u) << "the 1x1 convolution";
+  EXPECT_EQ(operationNs[1], 0u) << "the PAD, folded";
+  EXPECT_GT(operationNs[2], 0u) << "the ADD";
+  EXPECT_EQ(operationNs[3], 0u) << "the RELU, folded";
 }
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {

@@ -14,16 +14,21 @@ Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(const Stage
     const PlannedStage& stage = graph.stagePlan(s);
     const std::vector<uint32_t>& ops = stage.operations;
     for (size_t i = 0; i < ops.size(); ++i) {
-      const Fusion fusion = i == 0 ? Fusion::NONE
-                                   : fusionWithPrevious(model, model.main.operations[ops[i - 1]],
-                                                        model.main.operations[ops[i]]);
+      Fusion fusion = i == 0 ? Fusion::NONE
+                             : fusionWithPrevious(model, model.main.operations[ops[i - 1]],
+                                                  model.main.operations[ops[i]]);
+      // A PAD in a native stage is folded into the operation after it
+      // (native_stage.h), a convolution or an ADD.
+      if (stage.native && i > 0 && model.main.operations[ops[i - 1]].type == OperationType::PAD) {
+        fusion = Fusion::PREVIOUS_INTO;
+      }
       if (fusion == Fusion::NONE) {
         plan.push_back({{ops[i]}, stage.threaded, stage.native});
         timedOperation.push_back(ops[i]);
         continue;
       }
       plan.back().operations.push_back(ops[i]);
-      if (fusion == Fusion::PREVIOUS_INTO) timedOperation.back() = ops[i];  // the convolution
+      if (fusion == Fusion::PREVIOUS_INTO) timedOperation.back() = ops[i];  // not the PAD
     }
   }
   ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<StagedGraph> perOperation,

@@ -10,7 +10,8 @@
 // operations of one runtime. Operations XNNPACK fuses (fusion.h) share a stage
 // and their time goes to the node they become (a PAD's and a RELU's to their
 // convolution; they read 0), as do folded float16-weight CASTs (folded into
-// the operations reading them, as in the partition).
+// the operations reading them, as in the partition) and the PADs annrt-cpu's
+// own kernels fold in (native_stage.h).
 #pragma once
 
 #include <memory>
