@@ -262,7 +262,10 @@ std::shared_ptr<const Model> transposedModel(const TransposedCase& c) {
 
 TEST(NativeStageTest, TransposedBlocksComputeWhatXnnpackComputes) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  // Four outputs per input pixel (summed across together) and others.
   for (const TransposedCase& c : {TransposedCase{1, 9, 16, 1, 2, ANEURALNETWORKS_FUSED_NONE},
+                                  TransposedCase{2, 7, 8, 1, 2, ANEURALNETWORKS_FUSED_RELU1},
+                                  TransposedCase{1, 6, 8, 4, 1, ANEURALNETWORKS_FUSED_RELU},
                                   TransposedCase{2, 5, 8, 3, 3, ANEURALNETWORKS_FUSED_RELU6}}) {
     SCOPED_TRACE(std::to_string(c.inChannels) + " -> " + std::to_string(c.outChannels));
     const std::shared_ptr<const Model> model = transposedModel(c);

@@ -318,6 +318,42 @@ template <int U>
   }
 }
 
+// Input row iy of a transposed convolution making four outputs per input
+// pixel (kh * kw * outChannels == 4: a 2x2 filter to one channel, as in
+// selfie_segmentation's last layer): the four dot products of a pixel are
+// summed across together (sum8x4), not one by one. Weights and layout as
+// transposedRow.
+template <int U>
+[[gnu::always_inline]] inline void transposedFourRow(const ConvShape& s, const float* image,
+                                                     const float* weights, const float* bias,
+                                                     float* out, uint32_t iy) {
+  constexpr uint32_t CI = 8 * U;
+  const uint32_t co = s.outChannels, kh = s.window.filterHeight, kw = s.window.filterWidth;
+  Float8 w[4][U];
+  size_t at[4];  // where each dot product goes, from the pixel's block corner
+  float offset[4];
+  for (uint32_t d = 0; d < 4; ++d) {  // d = (o * kh + ky) * kw + kx
+    for (int u = 0; u < U; ++u) w[d][u] = load8(weights + d * CI + 8 * u);
+    const uint32_t o = d / (kh * kw), ky = d / kw % kh, kx = d % kw;
+    at[d] = (size_t{ky} * s.outWidth + kx) * co + o;
+    offset[d] = bias[o];
+  }
+  const float* line = image + size_t{iy} * s.inWidth * CI;
+  float* corner = out + size_t{iy} * kh * s.outWidth * co;
+  for (uint32_t ix = 0; ix < s.inWidth; ++ix, corner += size_t{kw} * co) {
+    const float* pixel = line + size_t{ix} * CI;
+    Float8 acc[4];
+    for (int d = 0; d < 4; ++d) {
+      acc[d] = load8(pixel) * w[d][0];
+      for (int u = 1; u < U; ++u) acc[d] += load8(pixel + 8 * u) * w[d][u];
+    }
+    const Float4 sums = sum8x4(acc[0], acc[1], acc[2], acc[3]);
+    for (int d = 0; d < 4; ++d) {
+      corner[at[d]] = clamp1(sums[d] + offset[d], s.range.min, s.range.max);
+    }
+  }
+}
+
 // Where output row `row` of a batch's output starts.
 [[gnu::always_inline]] inline float* outputRow(const ConvShape& s, float* out, uint32_t row) {
   return out + size_t{row} * s.outWidth * s.outChannels;
@@ -354,6 +390,8 @@ ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, r
 // For the transposed form `row` is an input row, making several output rows.
 ANNRT_NATIVE_ROW(transposedRow8, transposedRow<1>(s, image, w, b, out, row))
 ANNRT_NATIVE_ROW(transposedRow16, transposedRow<2>(s, image, w, b, out, row))
+ANNRT_NATIVE_ROW(transposedFourRow8, transposedFourRow<1>(s, image, w, b, out, row))
+ANNRT_NATIVE_ROW(transposedFourRow16, transposedFourRow<2>(s, image, w, b, out, row))
 #undef ANNRT_NATIVE_ROW
 
 struct Form {
@@ -530,7 +568,10 @@ Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
   const ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2],
                         input.dims[3],  output.dims[1], output.dims[2],
                         output.dims[3], window,         deconv.range};
-  const Form form{inChannels == 8 ? transposedRow8 : transposedRow16, false, true, true};
+  const bool four = window.filterHeight * window.filterWidth * outChannels == 4;
+  const RowFunction row = four ? (inChannels == 8 ? transposedFourRow8 : transposedFourRow16)
+                               : (inChannels == 8 ? transposedRow8 : transposedRow16);
+  const Form form{row, false, true, true};
   return makeKernel(context, op, op.inputs[kInput], shape, form,
                     floats(context, op.inputs[kFilter]));
 }
