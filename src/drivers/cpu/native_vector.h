@@ -37,9 +37,9 @@ inline bool nativeWideVectors() {
 #endif
 }
 
+using Float4 = float __attribute__((vector_size(16)));
 using Float8 = float __attribute__((vector_size(32)));
 using Float16 = float __attribute__((vector_size(64)));
-using Float4 = float __attribute__((vector_size(16)));
 
 // Floats in a vector of type Vec.
 template <class Vec>
@@ -57,9 +57,16 @@ template <class Vec>
   std::memcpy(p, &v, sizeof v);
 }
 
+// Lane 0 of {x} shuffled into every lane: one broadcast (0 + x cost an add
+// per splat, as adding 0 turns -0 into +0).
 template <class Vec>
 [[gnu::always_inline]] inline Vec splatVector(float x) {
-  return Vec{} + x;
+  const Float4 one{x};
+  if constexpr (kLanes<Vec> == 8) {
+    return __builtin_shufflevector(one, one, 0, 0, 0, 0, 0, 0, 0, 0);
+  } else {
+    return __builtin_shufflevector(one, one, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
 }
 
 // NaN stays NaN, as with the separate comparisons of NNAPI's clamps.
