@@ -77,6 +77,47 @@ void runConv(benchmark::State& state, const ConvCase& c, bool native) {
   }
 }
 
+// RESIZE_BILINEAR of a size x size image of `channels` to twice its size
+// (half-pixel centers, as MediaPipe's models).
+void runResize(benchmark::State& state, uint32_t size, uint32_t channels, bool native) {
+  setenv("ANNRT_CPU_NATIVE_KERNELS", native ? "1" : "0", 1);
+  TestGraph g;
+  const uint32_t in = g.tensor({1, size, size, channels});
+  const uint32_t out = g.tensor({1, 2 * size, 2 * size, channels});
+  g.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
+              {in, g.int32(static_cast<int32_t>(2 * size)), g.int32(static_cast<int32_t>(2 * size)),
+               g.boolean(false), g.boolean(false), g.boolean(true)},
+              {out});
+  g.finish({in}, {out});
+  g.setThreadHint(1);
+  TestGraph::CompilationPtr compilation = g.compile(kCpu);
+  unsetenv("ANNRT_CPU_NATIVE_KERNELS");
+  if (compilation == nullptr) {
+    state.SkipWithError("cannot compile for annrt-cpu");
+    return;
+  }
+  const std::vector<uint8_t> input = toBytes(randomValues(size_t{size} * size * channels, 3));
+  std::vector<uint8_t> output(size_t{4} * size * size * channels * sizeof(float));
+  for (auto _ : state) {
+    if (!TestGraph::compute(compilation.get(), {std::span<const uint8_t>(input)},
+                            {std::span<uint8_t>(output)})) {
+      state.SkipWithError("execution failed");
+      break;
+    }
+  }
+}
+
+void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
+  for (bool native : {true, false}) {
+    benchmark::RegisterBenchmark((name + (native ? "/native" : "/xnnpack")).c_str(),
+                                 [size, channels, native](benchmark::State& state) {
+                                   runResize(state, size, channels, native);
+                                 })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+  }
+}
+
 void registerCase(const std::string& name, const ConvCase& c) {
   for (bool native : {true, false}) {
     benchmark::RegisterBenchmark(
@@ -120,6 +161,10 @@ int main(int argc, char** argv) {
   // First layers: 3 input channels, stride 2.
   registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
   registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});
+  // selfie_segmentation's upsampling decoder.
+  annrt::test::registerResize("Resize2x_C16_64", 64, 16);
+  annrt::test::registerResize("Resize2x_C24_32", 32, 24);
+  annrt::test::registerResize("Resize2x_C128_16", 16, 128);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -425,6 +425,45 @@ TEST(NativeStageTest, ProfilesAFoldedPadWithTheAddReadingIt) {
   EXPECT_EQ(operationNs[3], 0u) << "the RELU, folded";
 }
 
+struct ResizeCase {
+  uint32_t batch, height, width, channels, outHeight, outWidth;
+  bool alignCorners, halfPixelCenters;
+};
+
+TEST(NativeStageTest, ResizesAsXnnpackDoes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  // Up by 2 with half-pixel centers (MediaPipe's decoders), align corners,
+  // TensorFlow's legacy rule, down and by odd factors; channels with a tail.
+  for (const ResizeCase& c :
+       {ResizeCase{1, 8, 8, 16, 16, 16, false, true}, ResizeCase{2, 5, 7, 20, 10, 3, true, false},
+        ResizeCase{1, 6, 9, 3, 13, 5, false, false}, ResizeCase{1, 11, 4, 24, 4, 9, false, true}}) {
+    SCOPED_TRACE(std::to_string(c.height) + "x" + std::to_string(c.width) + " -> " +
+                 std::to_string(c.outHeight) + "x" + std::to_string(c.outWidth));
+    test::InternalModel m;
+    const uint32_t input = m.tensor({c.batch, c.height, c.width, c.channels});
+    const uint32_t output = m.tensor({c.batch, c.outHeight, c.outWidth, c.channels});
+    m.operation(
+        ANEURALNETWORKS_RESIZE_BILINEAR,
+        {input, m.int32(static_cast<int32_t>(c.outWidth)),
+         m.int32(static_cast<int32_t>(c.outHeight)), m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}),
+         m.constantBytes({}, ANEURALNETWORKS_BOOL, {c.alignCorners ? uint8_t{1} : uint8_t{0}}),
+         m.constantBytes({}, ANEURALNETWORKS_BOOL, {c.halfPixelCenters ? uint8_t{1} : uint8_t{0}})},
+        {output});
+    const std::shared_ptr<const Model> model = m.finish({input}, {output});
+    const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+    ASSERT_EQ(plan.size(), 1u);
+    EXPECT_TRUE(plan[0].native);
+    const std::vector<float> in =
+        test::seededValues(size_t{c.batch} * c.height * c.width * c.channels, 12);
+    const size_t outputs = size_t{c.batch} * c.outHeight * c.outWidth * c.channels;
+    auto native = NativeStage::compile(model, sharedThreadPool(2));
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    auto xnnpack = CompiledGraph::compile(model, nullptr);
+    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+    expectNear(runStage(**native, in, outputs), runStage(**xnnpack, in, outputs));
+  }
+}
+
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
   auto odd = NativeStage::compile(convModel(depthwise("", 8, 12)), nullptr);
   ASSERT_FALSE(odd.ok());

@@ -113,29 +113,36 @@ Result<void> checkResizeSize(const LoweringContext& context, const Operation& op
 
 // Inputs: image, width (or scale), height (or scale), [layout, align corners,
 // half-pixel centers]. The output's dims give the size either way.
-Result<void> lowerResize(LoweringContext& context, const Operation& op) {
+Result<ResizeFlags> readResize(const LoweringContext& context, const Operation& op) {
   ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {0}));
   ANNRT_RETURN_IF_ERROR(context.checkSameQuantization(op, {0}));
   const Shape& input = context.input(op, 0).shape;
   const Shape& output = context.output(op, 0).shape;
   ANNRT_CPU_REQUIRE(rank(input) == 4 && rank(output) == 4, "input and output must have rank 4");
   ANNRT_RETURN_IF_ERROR(requireNhwc(context, op, 3));
-  bool alignCorners = false, halfPixel = false;
+  ResizeFlags flags;
   if (op.inputs.size() > 4) {
-    ANNRT_ASSIGN_OR_RETURN(alignCorners, context.boolScalar(op, 4));
+    ANNRT_ASSIGN_OR_RETURN(flags.alignCorners, context.boolScalar(op, 4));
   }
   if (op.inputs.size() > 5) {
-    ANNRT_ASSIGN_OR_RETURN(halfPixel, context.boolScalar(op, 5));
+    ANNRT_ASSIGN_OR_RETURN(flags.halfPixelCenters, context.boolScalar(op, 5));
   }
-  ANNRT_CPU_REQUIRE(!(alignCorners && halfPixel), "align_corners with half_pixel_centers");
+  ANNRT_CPU_REQUIRE(!(flags.alignCorners && flags.halfPixelCenters),
+                    "align_corners with half_pixel_centers");
   ANNRT_CPU_REQUIRE(output.dims[0] == input.dims[0] && output.dims[3] == input.dims[3],
                     "output {} does not match input {}", toString(output.dims),
                     toString(input.dims));
   ANNRT_RETURN_IF_ERROR(checkResizeSize(context, op, input, output));
+  return flags;
+}
+
+Result<void> lowerResize(LoweringContext& context, const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(ResizeFlags resize, readResize(context, op));
   if (context.checking()) return {};
-  const uint32_t flags = alignCorners ? XNN_FLAG_ALIGN_CORNERS
-                         : halfPixel  ? 0
-                                      : XNN_FLAG_TENSORFLOW_LEGACY_MODE;
+  const Shape& output = context.output(op, 0).shape;
+  const uint32_t flags = resize.alignCorners       ? XNN_FLAG_ALIGN_CORNERS
+                         : resize.halfPixelCenters ? 0
+                                                   : XNN_FLAG_TENSORFLOW_LEGACY_MODE;
   ANNRT_ASSIGN_OR_RETURN(uint32_t in, context.inputValue(op, 0));
   ANNRT_ASSIGN_OR_RETURN(uint32_t out, context.outputValue(op, 0));
   return checkXnn(xnn_define_static_resize_bilinear_2d(context.subgraph(), output.dims[1],

@@ -16,6 +16,9 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::DEPTHWISE_CONV_2D:
     case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, pad);
     case OperationType::ADD: return makeNativeAdd(context, op, pad);
+    case OperationType::RESIZE_BILINEAR:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a resize");
+      return makeNativeResize(context, op);
     default:
       if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));

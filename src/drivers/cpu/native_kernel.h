@@ -80,6 +80,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
                                                             const Operation* pad);
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,
                                                     const Operation* pad);
+Result<std::unique_ptr<NativeKernel>> makeNativeResize(LoweringContext& context,
+                                                       const Operation& op);
 
 // Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
 // faster there.

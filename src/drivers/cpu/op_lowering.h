@@ -47,6 +47,12 @@ std::optional<OutputRange> reluRange(OperationType type);
 // Whether `op` is com.annrt.tflite's CONVOLUTION_2D_TRANSPOSE_BIAS (code 0),
 // which the TFLite importer emits for MediaPipe's Convolution2DTransposeBias.
 bool isTransposeConvBias(const LoweringContext& context, const Operation& op);
+// RESIZE_BILINEAR's corner flags, the operation checked (NHWC, sizes that
+// agree with the output's dims) for XNNPACK and annrt-cpu's own kernel.
+struct ResizeFlags {
+  bool alignCorners = false, halfPixelCenters = false;
+};
+Result<ResizeFlags> readResize(const LoweringContext& context, const Operation& op);
 // Input i, if present, must be a constant BOOL false (NHWC layout).
 Result<void> requireNhwc(const LoweringContext& context, const Operation& op, uint32_t i);
 
