@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <functional>
 #include <span>
 #include <string>
 
@@ -53,10 +54,14 @@ void buildConv(TestGraph& g, const ConvCase& c) {
   g.finish({in}, {out});
 }
 
-void runConv(benchmark::State& state, const ConvCase& c, bool native) {
+// Times the one-operation graph `build` makes on annrt-cpu at 1 thread, on
+// its own kernels (native) or on XNNPACK.
+template <class Build>
+void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t outputFloats,
+              Build&& build) {
   setenv("ANNRT_CPU_NATIVE_KERNELS", native ? "1" : "0", 1);
   TestGraph g;
-  buildConv(g, c);
+  build(g);
   g.setThreadHint(1);
   TestGraph::CompilationPtr compilation = g.compile(kCpu);
   unsetenv("ANNRT_CPU_NATIVE_KERNELS");
@@ -64,10 +69,8 @@ void runConv(benchmark::State& state, const ConvCase& c, bool native) {
     state.SkipWithError("cannot compile for annrt-cpu");
     return;
   }
-  const std::vector<uint8_t> input =
-      toBytes(randomValues(size_t{c.size} * c.size * c.inChannels, 3));
-  const uint32_t side = outputSize(c);
-  std::vector<uint8_t> output(size_t{side} * side * c.outChannels * sizeof(float));
+  const std::vector<uint8_t> input = toBytes(randomValues(inputFloats, 3));
+  std::vector<uint8_t> output(outputFloats * sizeof(float));
   for (auto _ : state) {
     if (!TestGraph::compute(compilation.get(), {std::span<const uint8_t>(input)},
                             {std::span<uint8_t>(output)})) {
@@ -77,55 +80,40 @@ void runConv(benchmark::State& state, const ConvCase& c, bool native) {
   }
 }
 
-// RESIZE_BILINEAR of a size x size image of `channels` to twice its size
-// (half-pixel centers, as MediaPipe's models).
-void runResize(benchmark::State& state, uint32_t size, uint32_t channels, bool native) {
-  setenv("ANNRT_CPU_NATIVE_KERNELS", native ? "1" : "0", 1);
-  TestGraph g;
-  const uint32_t in = g.tensor({1, size, size, channels});
-  const uint32_t out = g.tensor({1, 2 * size, 2 * size, channels});
-  g.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
-              {in, g.int32(static_cast<int32_t>(2 * size)), g.int32(static_cast<int32_t>(2 * size)),
-               g.boolean(false), g.boolean(false), g.boolean(true)},
-              {out});
-  g.finish({in}, {out});
-  g.setThreadHint(1);
-  TestGraph::CompilationPtr compilation = g.compile(kCpu);
-  unsetenv("ANNRT_CPU_NATIVE_KERNELS");
-  if (compilation == nullptr) {
-    state.SkipWithError("cannot compile for annrt-cpu");
-    return;
-  }
-  const std::vector<uint8_t> input = toBytes(randomValues(size_t{size} * size * channels, 3));
-  std::vector<uint8_t> output(size_t{4} * size * size * channels * sizeof(float));
-  for (auto _ : state) {
-    if (!TestGraph::compute(compilation.get(), {std::span<const uint8_t>(input)},
-                            {std::span<uint8_t>(output)})) {
-      state.SkipWithError("execution failed");
-      break;
-    }
-  }
-}
-
-void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
+// Registers name/native and name/xnnpack, one after the other.
+void registerPair(const std::string& name, std::function<void(benchmark::State&, bool)> run) {
   for (bool native : {true, false}) {
     benchmark::RegisterBenchmark((name + (native ? "/native" : "/xnnpack")).c_str(),
-                                 [size, channels, native](benchmark::State& state) {
-                                   runResize(state, size, channels, native);
-                                 })
+                                 [run, native](benchmark::State& state) { run(state, native); })
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
   }
 }
 
 void registerCase(const std::string& name, const ConvCase& c) {
-  for (bool native : {true, false}) {
-    benchmark::RegisterBenchmark(
-        (name + (native ? "/native" : "/xnnpack")).c_str(),
-        [c, native](benchmark::State& state) { runConv(state, c, native); })
-        ->Unit(benchmark::kMicrosecond)
-        ->UseRealTime();
-  }
+  const uint32_t side = outputSize(c);
+  registerPair(name, [c, side](benchmark::State& state, bool native) {
+    runGraph(state, native, size_t{c.size} * c.size * c.inChannels,
+             size_t{side} * side * c.outChannels, [&c](TestGraph& g) { buildConv(g, c); });
+  });
+}
+
+// RESIZE_BILINEAR of a size x size image of `channels` to twice its size
+// (half-pixel centers, as MediaPipe's models).
+void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [size, channels](benchmark::State& state, bool native) {
+    const size_t pixels = size_t{size} * size;
+    runGraph(state, native, pixels * channels, 4 * pixels * channels, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, 2 * size, 2 * size, channels});
+      const auto doubled = static_cast<int32_t>(2 * size);
+      g.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
+                  {in, g.int32(doubled), g.int32(doubled), g.boolean(false), g.boolean(false),
+                   g.boolean(true)},
+                  {out});
+      g.finish({in}, {out});
+    });
+  });
 }
 
 }  // namespace
@@ -133,6 +121,7 @@ void registerCase(const std::string& name, const ConvCase& c) {
 
 int main(int argc, char** argv) {
   using annrt::test::registerCase;
+  using annrt::test::registerResize;
   // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
   registerCase("Depthwise3x3_C8_256", {true, 256, 8, 8, 3, 1});
   registerCase("Pointwise_8to8_256", {false, 256, 8, 8, 1, 1});
@@ -162,9 +151,9 @@ int main(int argc, char** argv) {
   registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
   registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});
   // selfie_segmentation's upsampling decoder.
-  annrt::test::registerResize("Resize2x_C16_64", 64, 16);
-  annrt::test::registerResize("Resize2x_C24_32", 32, 24);
-  annrt::test::registerResize("Resize2x_C128_16", 16, 128);
+  registerResize("Resize2x_C16_64", 64, 16);
+  registerResize("Resize2x_C24_32", 32, 24);
+  registerResize("Resize2x_C128_16", 16, 128);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

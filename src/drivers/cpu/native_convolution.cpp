@@ -292,15 +292,44 @@ template <int U>
   });
 }
 
-// weights: [outChannels][kh][kw][8 * U]; input row iy makes output rows
-// iy * kh to iy * kh + kh - 1, each input pixel a kh x kw block of them.
-template <int U>
+// Input row iy of a transposed convolution of 8 * U input channels making a
+// kh x kw block of outputs per input pixel (output rows iy * kh to
+// iy * kh + kh - 1); weights [outChannels][kh][kw][8 * U]. FOUR: the block
+// holds four outputs (kh * kw * outChannels == 4: a 2x2 filter to one
+// channel, as in selfie_segmentation's last layer), whose four dot products
+// per pixel are summed across together (sum8x4) rather than one by one.
+template <int U, bool FOUR>
 [[gnu::always_inline]] inline void transposedRow(const ConvShape& s, const float* image,
                                                  const float* weights, const float* bias,
                                                  float* out, uint32_t iy) {
   constexpr uint32_t CI = 8 * U;
   const uint32_t co = s.outChannels, kh = s.window.filterHeight, kw = s.window.filterWidth;
   const float* line = image + size_t{iy} * s.inWidth * CI;
+  if constexpr (FOUR) {
+    Float8 w[4][U];
+    size_t at[4];  // where each dot product goes, from the pixel's block corner
+    float offset[4];
+    for (uint32_t d = 0; d < 4; ++d) {  // d = (o * kh + ky) * kw + kx
+      for (int u = 0; u < U; ++u) w[d][u] = load8(weights + d * CI + 8 * u);
+      const uint32_t o = d / (kh * kw), ky = d / kw % kh, kx = d % kw;
+      at[d] = (size_t{ky} * s.outWidth + kx) * co + o;
+      offset[d] = bias[o];
+    }
+    float* corner = out + size_t{iy} * kh * s.outWidth * co;
+    for (uint32_t ix = 0; ix < s.inWidth; ++ix, corner += size_t{kw} * co) {
+      const float* pixel = line + size_t{ix} * CI;
+      Float8 acc[4];
+      for (int d = 0; d < 4; ++d) {
+        acc[d] = load8(pixel) * w[d][0];
+        for (int u = 1; u < U; ++u) acc[d] += load8(pixel + 8 * u) * w[d][u];
+      }
+      const Float4 sums = sum8x4(acc[0], acc[1], acc[2], acc[3]);
+      for (int d = 0; d < 4; ++d) {
+        corner[at[d]] = clamp1(sums[d] + offset[d], s.range.min, s.range.max);
+      }
+    }
+    return;
+  }
   for (uint32_t ky = 0; ky < kh; ++ky) {
     float* outLine = out + (size_t{iy} * kh + ky) * s.outWidth * co;
     for (uint32_t ix = 0; ix < s.inWidth; ++ix) {
@@ -314,42 +343,6 @@ template <int U>
           outPixel[o] = clamp1(sum8(acc) + bias[o], s.range.min, s.range.max);
         }
       }
-    }
-  }
-}
-
-// Input row iy of a transposed convolution making four outputs per input
-// pixel (kh * kw * outChannels == 4: a 2x2 filter to one channel, as in
-// selfie_segmentation's last layer): the four dot products of a pixel are
-// summed across together (sum8x4), not one by one. Weights and layout as
-// transposedRow.
-template <int U>
-[[gnu::always_inline]] inline void transposedFourRow(const ConvShape& s, const float* image,
-                                                     const float* weights, const float* bias,
-                                                     float* out, uint32_t iy) {
-  constexpr uint32_t CI = 8 * U;
-  const uint32_t co = s.outChannels, kh = s.window.filterHeight, kw = s.window.filterWidth;
-  Float8 w[4][U];
-  size_t at[4];  // where each dot product goes, from the pixel's block corner
-  float offset[4];
-  for (uint32_t d = 0; d < 4; ++d) {  // d = (o * kh + ky) * kw + kx
-    for (int u = 0; u < U; ++u) w[d][u] = load8(weights + d * CI + 8 * u);
-    const uint32_t o = d / (kh * kw), ky = d / kw % kh, kx = d % kw;
-    at[d] = (size_t{ky} * s.outWidth + kx) * co + o;
-    offset[d] = bias[o];
-  }
-  const float* line = image + size_t{iy} * s.inWidth * CI;
-  float* corner = out + size_t{iy} * kh * s.outWidth * co;
-  for (uint32_t ix = 0; ix < s.inWidth; ++ix, corner += size_t{kw} * co) {
-    const float* pixel = line + size_t{ix} * CI;
-    Float8 acc[4];
-    for (int d = 0; d < 4; ++d) {
-      acc[d] = load8(pixel) * w[d][0];
-      for (int u = 1; u < U; ++u) acc[d] += load8(pixel + 8 * u) * w[d][u];
-    }
-    const Float4 sums = sum8x4(acc[0], acc[1], acc[2], acc[3]);
-    for (int d = 0; d < 4; ++d) {
-      corner[at[d]] = clamp1(sums[d] + offset[d], s.range.min, s.range.max);
     }
   }
 }
@@ -388,10 +381,10 @@ ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row)
 ANNRT_NATIVE_ROW(byInputRow8, byInputRow<1>(s, image, w, b, outputRow(s, out, row), row))
 ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, row), row))
 // For the transposed form `row` is an input row, making several output rows.
-ANNRT_NATIVE_ROW(transposedRow8, transposedRow<1>(s, image, w, b, out, row))
-ANNRT_NATIVE_ROW(transposedRow16, transposedRow<2>(s, image, w, b, out, row))
-ANNRT_NATIVE_ROW(transposedFourRow8, transposedFourRow<1>(s, image, w, b, out, row))
-ANNRT_NATIVE_ROW(transposedFourRow16, transposedFourRow<2>(s, image, w, b, out, row))
+ANNRT_NATIVE_ROW(transposedRow8, (transposedRow<1, false>(s, image, w, b, out, row)))
+ANNRT_NATIVE_ROW(transposedRow16, (transposedRow<2, false>(s, image, w, b, out, row)))
+ANNRT_NATIVE_ROW(transposedFourRow8, (transposedRow<1, true>(s, image, w, b, out, row)))
+ANNRT_NATIVE_ROW(transposedFourRow16, (transposedRow<2, true>(s, image, w, b, out, row)))
 #undef ANNRT_NATIVE_ROW
 
 struct Form {
