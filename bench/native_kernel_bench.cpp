@@ -81,7 +81,8 @@ void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t o
 }
 
 // Registers name/native and name/xnnpack, one after the other.
-void registerPair(const std::string& name, std::function<void(benchmark::State&, bool)> run) {
+void registerPair(const std::string& name,
+                  const std::function<void(benchmark::State&, bool)>& run) {
   for (bool native : {true, false}) {
     benchmark::RegisterBenchmark((name + (native ? "/native" : "/xnnpack")).c_str(),
                                  [run, native](benchmark::State& state) { run(state, native); })

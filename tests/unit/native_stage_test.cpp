@@ -293,9 +293,9 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
   EXPECT_EQ((*native)->arenaFloats(), 0u) << "the depthwise output is never stored";
   auto xnnpack = CompiledGraph::compile(model, nullptr);
   ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-  const std::vector<float> in = test::seededValues(12 * 12 * 8, 8);
-  const std::vector<float> out = runStage(**native, in, 12 * 12 * 8);
-  expectNear(out, runStage(**xnnpack, in, 12 * 12 * 8));
+  const std::vector<float> in = test::seededValues(size_t{12} * 12 * 8, 8);
+  const std::vector<float> out = runStage(**native, in, size_t{12} * 12 * 8);
+  expectNear(out, runStage(**xnnpack, in, size_t{12} * 12 * 8));
   EXPECT_LE(*std::max_element(out.begin(), out.end()), 1.0f);
   EXPECT_GE(*std::min_element(out.begin(), out.end()), -1.0f);
   // And the plan takes the pair as one native run.
@@ -341,8 +341,8 @@ TEST(NativeStageTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
   EXPECT_EQ((*native)->arenaFloats(), 0u) << "the padded image is never stored";
   auto xnnpack = CompiledGraph::compile(model, nullptr);
   ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-  const std::vector<float> in = test::seededValues(15 * 13 * 24, 9);
-  const size_t outputs = 8 * 8 * 24;  // a 17x17 padded image: (17 - 3) / 2 + 1 = 8
+  const std::vector<float> in = test::seededValues(size_t{15} * 13 * 24, 9);
+  const size_t outputs = size_t{8} * 8 * 24;  // a 17x17 padded image: (17 - 3) / 2 + 1 = 8
   expectNear(runStage(**native, in, outputs), runStage(**xnnpack, in, outputs));
 }
 
@@ -393,7 +393,7 @@ TEST(NativeStageTest, FoldsAPadOfChannelsIntoTheAddReadingIt) {
     EXPECT_FALSE(plan[0].native) << "the 1x1 convolution on XNNPACK";
     EXPECT_TRUE(plan[1].native);
     EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{1, 2, 3}));
-    const std::vector<float> in = test::seededValues(2 * 9 * 11 * 24, 10);
+    const std::vector<float> in = test::seededValues(size_t{2} * 9 * 11 * 24, 10);
     const size_t outputs = size_t{2} * 9 * 11 * (24 + before + after);
     std::vector<std::vector<float>> results;
     for (const auto& stages : {plan, planStages(*model, 0, 1, false)}) {
@@ -414,8 +414,8 @@ TEST(NativeStageTest, ProfilesAFoldedPadWithTheAddReadingIt) {
   ASSERT_TRUE(graph.ok()) << graph.error().message;
   auto profiler = OperationProfiler::create(**graph);
   ASSERT_TRUE(profiler.ok()) << profiler.error().message;
-  const std::vector<float> in = test::seededValues(2 * 9 * 11 * 24, 11);
-  std::vector<float> out(2 * 9 * 11 * 28);
+  const std::vector<float> in = test::seededValues(size_t{2} * 9 * 11 * 24, 11);
+  std::vector<float> out(size_t{2} * 9 * 11 * 28);
   std::vector<uint64_t> operationNs;
   ASSERT_TRUE((*profiler)->run({in.data()}, {out.data()}, operationNs).ok());
   ASSERT_EQ(operationNs.size(), 4u);
@@ -488,7 +488,7 @@ TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
 // depthwise and a 3x3 convolution to one channel.
 struct Head {
   std::shared_ptr<const Model> model;
-  static constexpr size_t kInput = 32 * 32 * 8, kOutput = 32 * 32;
+  static constexpr size_t kInput = size_t{32} * 32 * 8, kOutput = size_t{32} * 32;
 };
 
 Head headModel() {
@@ -564,7 +564,7 @@ TEST(NativeStagePlanTest, CutsXnnpackAtEveryNodeBesideANativeStage) {
   }
   const std::vector<PlannedStage> xnnpackOnly = planStages(*model, 0, 1, false);
   ASSERT_EQ(xnnpackOnly.size(), 1u);
-  const std::vector<float> in = test::seededValues(32 * 32 * 16, 8);
+  const std::vector<float> in = test::seededValues(size_t{32} * 32 * 16, 8);
   std::vector<std::vector<float>> outputs;
   for (const auto& stages : {plan, xnnpackOnly}) {
     auto graph = StagedGraph::compile(model, stages, sharedThreadPool(1));

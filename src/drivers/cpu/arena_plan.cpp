@@ -28,6 +28,7 @@ size_t firstFit(const ArenaTensor& tensor, const std::vector<const ArenaTensor*>
 
 size_t planArena(std::vector<ArenaTensor>& tensors) {
   std::vector<ArenaTensor*> bySize;
+  bySize.reserve(tensors.size());
   for (ArenaTensor& tensor : tensors) bySize.push_back(&tensor);
   std::stable_sort(bySize.begin(), bySize.end(), [](const ArenaTensor* a, const ArenaTensor* b) {
     return a->size != b->size ? a->size > b->size : a->first < b->first;

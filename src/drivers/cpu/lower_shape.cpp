@@ -64,11 +64,11 @@ Result<void> lowerPad(LoweringContext& context, const Operation& op) {
   const Shape& input = context.input(op, 0).shape;
   const Shape& output = context.output(op, 0).shape;
   ANNRT_ASSIGN_OR_RETURN(std::vector<int32_t> paddings, context.intTensor(op, 1));
-  ANNRT_CPU_REQUIRE(paddings.size() == 2 * rank(input), "paddings do not match rank {}",
+  ANNRT_CPU_REQUIRE(paddings.size() == size_t{2} * rank(input), "paddings do not match rank {}",
                     rank(input));
   ANNRT_ASSIGN_OR_RETURN(float value, padValue(context, op));
   std::vector<size_t> before(rank(input)), after(rank(input));
-  for (uint32_t axis = 0; axis < rank(input); ++axis) {
+  for (size_t axis = 0; axis < rank(input); ++axis) {
     ANNRT_CPU_REQUIRE(paddings[2 * axis] >= 0 && paddings[2 * axis + 1] >= 0, "negative paddings");
     before[axis] = static_cast<size_t>(paddings[2 * axis]);
     after[axis] = static_cast<size_t>(paddings[2 * axis + 1]);

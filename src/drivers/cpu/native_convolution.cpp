@@ -87,7 +87,7 @@ template <int BLOCK = kBlock, class Pixels>
 template <int P, int V>
 [[gnu::always_inline]] inline void startFromBias(Float8 (&acc)[P][V], const float* bias) {
   for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + 8 * v);
+    for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + size_t{8} * v);
   }
 }
 
@@ -97,7 +97,9 @@ template <int P, int V>
                                                 Float8 lo, Float8 hi) {
   constexpr uint32_t C = 8 * V;
   for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) store8(out + (ox + p) * C + 8 * v, clamp8(acc[p][v], lo, hi));
+    for (int v = 0; v < V; ++v) {
+      store8(out + size_t{ox + p} * C + size_t{8} * v, clamp8(acc[p][v], lo, hi));
+    }
   }
 }
 
@@ -155,21 +157,21 @@ template <class Vec, int P, int V, int K, bool CHECKED>
   const int64_t step = int64_t{s.window.strideWidth} * C;
   Vec acc[P][V];
   for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) acc[p][v] = loadVector<Vec>(bias + c + v * L);
+    for (int v = 0; v < V; ++v) acc[p][v] = loadVector<Vec>(bias + c + size_t{L} * v);
   }
-  forEachTap<CHECKED, K>(s, rows, columnTaps(s, ox), image + c, C,
-                         [&](uint32_t t, const float* pixel) {
-                           for (int v = 0; v < V; ++v) {
-                             const Vec w = loadVector<Vec>(weights + size_t{t} * C + c + v * L);
-                             for (int p = 0; p < P; ++p) {
-                               acc[p][v] += loadVector<Vec>(pixel + p * step + v * L) * w;
-                             }
-                           }
-                         });
+  forEachTap<CHECKED, K>(
+      s, rows, columnTaps(s, ox), image + c, C, [&](uint32_t t, const float* pixel) {
+        for (int v = 0; v < V; ++v) {
+          const Vec w = loadVector<Vec>(weights + size_t{t} * C + c + size_t{L} * v);
+          for (int p = 0; p < P; ++p) {
+            acc[p][v] += loadVector<Vec>(pixel + p * step + ptrdiff_t{L} * v) * w;
+          }
+        }
+      });
   const Vec lo = splatVector<Vec>(s.range.min), hi = splatVector<Vec>(s.range.max);
   for (int p = 0; p < P; ++p) {
     for (int v = 0; v < V; ++v) {
-      storeVector(out + size_t{ox + p} * C + c + v * L, clampVector(acc[p][v], lo, hi));
+      storeVector(out + size_t{ox + p} * C + c + size_t{L} * v, clampVector(acc[p][v], lo, hi));
     }
   }
 }
@@ -255,9 +257,9 @@ struct ByOutputTaps {
   [[gnu::always_inline]] void operator()(Float8 (&acc)[P][V], uint32_t t, const float* pixel,
                                          int64_t step) const {
     const float* tap = weights + size_t{t} * inChannels * 8 * V;
-    for (uint32_t c = 0; c < inChannels; ++c, tap += 8 * V) {
+    for (uint32_t c = 0; c < inChannels; ++c, tap += size_t{8} * V) {
       for (int v = 0; v < V; ++v) {
-        const Float8 w = load8(tap + 8 * v);
+        const Float8 w = load8(tap + size_t{8} * v);
         for (int p = 0; p < P; ++p) acc[p][v] += splat8(pixel[p * step + c]) * w;
       }
     }
@@ -278,11 +280,11 @@ template <int U>
     const Taps columns = columnTaps(s, ox);
     for (uint32_t o = 0; o < co; ++o) {
       Float8 acc[P] = {};
-      const float* filter = weights + o * taps * CI;
+      const float* filter = weights + size_t{o} * taps * CI;
       forEachTap<CHECKED>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
         for (int u = 0; u < U; ++u) {
-          const Float8 w = load8(filter + t * CI + 8 * u);
-          for (int p = 0; p < P; ++p) acc[p] += load8(pixel + p * step + 8 * u) * w;
+          const Float8 w = load8(filter + size_t{t} * CI + size_t{8} * u);
+          for (int p = 0; p < P; ++p) acc[p] += load8(pixel + p * step + ptrdiff_t{8} * u) * w;
         }
       });
       for (int p = 0; p < P; ++p) {
@@ -310,7 +312,7 @@ template <int U, bool FOUR>
     size_t at[4];  // where each dot product goes, from the pixel's block corner
     float offset[4];
     for (uint32_t d = 0; d < 4; ++d) {  // d = (o * kh + ky) * kw + kx
-      for (int u = 0; u < U; ++u) w[d][u] = load8(weights + d * CI + 8 * u);
+      for (int u = 0; u < U; ++u) w[d][u] = load8(weights + size_t{d} * CI + size_t{8} * u);
       const uint32_t o = d / (kh * kw), ky = d / kw % kh, kx = d % kw;
       at[d] = (size_t{ky} * s.outWidth + kx) * co + o;
       offset[d] = bias[o];
@@ -321,7 +323,7 @@ template <int U, bool FOUR>
       Float8 acc[4];
       for (int d = 0; d < 4; ++d) {
         acc[d] = load8(pixel) * w[d][0];
-        for (int u = 1; u < U; ++u) acc[d] += load8(pixel + 8 * u) * w[d][u];
+        for (int u = 1; u < U; ++u) acc[d] += load8(pixel + size_t{8} * u) * w[d][u];
       }
       const Float4 sums = sum8x4(acc[0], acc[1], acc[2], acc[3]);
       for (int d = 0; d < 4; ++d) {
@@ -339,7 +341,8 @@ template <int U, bool FOUR>
         for (uint32_t o = 0; o < co; ++o) {
           const float* tap = weights + ((size_t{o} * kh + ky) * kw + kx) * CI;
           Float8 acc{};
-          for (int u = 0; u < U; ++u) acc += load8(pixel + 8 * u) * load8(tap + 8 * u);
+          for (int u = 0; u < U; ++u)
+            acc += load8(pixel + size_t{8} * u) * load8(tap + size_t{8} * u);
           outPixel[o] = clamp1(sum8(acc) + bias[o], s.range.min, s.range.max);
         }
       }

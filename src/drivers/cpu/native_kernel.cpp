@@ -43,7 +43,7 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
     ANNRT_CPU_REQUIRE(paddings[i] >= 0, "a PAD by {}", paddings[i]);
     sizes[i] = static_cast<uint32_t>(paddings[i]);
   }
-  for (uint32_t axis = 0; axis < 4; ++axis) {
+  for (size_t axis = 0; axis < 4; ++axis) {
     ANNRT_CPU_REQUIRE(input.dims[axis] + sizes[2 * axis] + sizes[2 * axis + 1] == output.dims[axis],
                       "the PAD's output {} does not match its paddings", toString(output.dims));
   }
