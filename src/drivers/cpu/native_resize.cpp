@@ -4,18 +4,16 @@
 // RESIZE_BILINEAR in float32, NHWC: each output row blends two input rows,
 // each output pixel two input pixels of each, all channels at once in
 // 8-float vectors. Where every output pixel samples comes from tables built
-// once (the sizes are static), with the reference's rules for corners and
-// half-pixel centers (src/ops/families/resize.cpp); results differ from it
+// once (the sizes are static), by the reference's rules for corners and
+// half-pixel centers (ops/util/resize_sampling.h); results differ from it
 // only by float rounding (the blend is taken as two linear steps). XNNPACK
 // walks an indirection buffer per output pixel instead, and took 0.09 ms
 // for selfie_segmentation's 64x64 -> 128x128 of 16 channels.
-#include <algorithm>
-#include <cmath>
-
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
 #include "drivers/cpu/op_lowering.h"
+#include "ops/util/resize_sampling.h"
 
 namespace annrt::cpu {
 namespace {
@@ -28,18 +26,11 @@ struct Sample {
 };
 
 std::vector<Sample> samples(uint32_t inSize, uint32_t outSize, const ResizeFlags& flags) {
-  const float scale = flags.alignCorners && outSize > 1
-                          ? static_cast<float>(inSize - 1) / static_cast<float>(outSize - 1)
-                          : static_cast<float>(inSize) / static_cast<float>(outSize);
-  const float last = static_cast<float>(inSize - 1);
+  const float scale = ops::resizeScale(inSize, outSize, flags.alignCorners);
   std::vector<Sample> table(outSize);
   for (uint32_t i = 0; i < outSize; ++i) {
-    const float position = flags.halfPixelCenters ? (static_cast<float>(i) + 0.5f) * scale - 0.5f
-                                                  : static_cast<float>(i) * scale;
-    const float lower = std::clamp(std::floor(position), 0.0f, last);
-    table[i] = {static_cast<uint32_t>(lower),
-                static_cast<uint32_t>(std::clamp(std::ceil(position), 0.0f, last)),
-                position - lower};
+    const ops::Interpolation at = ops::interpolation(i, scale, inSize, flags.halfPixelCenters);
+    table[i] = {at.lower, at.upper, at.position - static_cast<float>(at.lower)};
   }
   return table;
 }

@@ -16,6 +16,7 @@
 #include "ops/util/elementwise_unary.h"
 #include "ops/util/movement.h"
 #include "ops/util/pooling_common.h"
+#include "ops/util/resize_sampling.h"
 #include "ops/util/validation.h"
 
 namespace annrt::ops::families::resize {
@@ -104,38 +105,10 @@ Result<void> prepare(ExecutionContext& context) {
   return context.setOutputShape(0, output);
 }
 
-// Input distance between neighbouring output samples along one axis.
-float resizeScale(uint32_t inSize, uint32_t outSize, bool alignCorners) {
-  if (alignCorners && outSize > 1) {
-    return static_cast<float>(inSize - 1) / static_cast<float>(outSize - 1);
-  }
-  return static_cast<float>(inSize) / static_cast<float>(outSize);
-}
-
-// Where output index `i` samples the input along one axis.
-float sourcePosition(uint32_t i, float scale, bool halfPixelCenters) {
-  return halfPixelCenters ? (static_cast<float>(i) + 0.5f) * scale : static_cast<float>(i) * scale;
-}
-
 uint32_t nearestIndex(uint32_t i, float scale, uint32_t inSize, const ResizeParams& p) {
   const float position = sourcePosition(i, scale, p.halfPixelCenters);
   const float rounded = p.alignCorners ? std::round(position) : std::floor(position);
   return static_cast<uint32_t>(std::clamp<float>(rounded, 0.0f, static_cast<float>(inSize - 1)));
-}
-
-// The two input indices around a bilinear sample and the sample position.
-struct Interpolation {
-  float position;
-  uint32_t lower;
-  uint32_t upper;
-};
-
-Interpolation interpolation(uint32_t i, float scale, uint32_t inSize, bool halfPixelCenters) {
-  const float position =
-      halfPixelCenters ? sourcePosition(i, scale, true) - 0.5f : sourcePosition(i, scale, false);
-  const float last = static_cast<float>(inSize - 1);
-  return {position, static_cast<uint32_t>(std::clamp(std::floor(position), 0.0f, last)),
-          static_cast<uint32_t>(std::clamp(std::ceil(position), 0.0f, last))};
 }
 
 // Output (b, y, x) as a function `sample(c)` of the channel, for every pixel.
