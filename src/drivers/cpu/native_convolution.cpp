@@ -6,7 +6,7 @@
 // fill the vectors:
 // - depthwise, any multiple of 8 channels (multiplier 1): 16 or 8 of a
 //   pixel's channels are one vector, each tap one multiply-add per vector
-//   for 8 pixels at once; filters of 3x3 and 5x5 unrolled;
+//   for 4 pixels at once (8 with AVX-512); filters of 3x3 and 5x5 unrolled;
 // - by output, 8 or 16 output channels and up to 16 input ones: each input
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
@@ -45,9 +45,10 @@ struct ConvShape {
 // Output pixels computed together: independent sums keep the multiply-add
 // units busy (one sum alone waits on each multiply-add's latency).
 constexpr int kBlock = 4;
-// Depthwise output pixels summed together: 8 sums of 16 floats fill half the
-// 32 AVX-512 registers; elsewhere 4 (8 would spill).
-constexpr int kWideDepthwiseBlock = 8, kDepthwiseBlock = 4;
+// Depthwise output pixels summed together where the kernels run on AVX-512
+// (nativeWideVectors): 8 sums of 16 floats fill half its 32 registers;
+// elsewhere kBlock (8 would spill).
+constexpr int kWideBlock = 8;
 // The L1 data cache the depthwise loop order is chosen for (32 KB on most
 // x86 and Arm cores, 48 KB on recent ones).
 constexpr size_t kL1Bytes = size_t{32} << 10;
@@ -83,22 +84,22 @@ template <int BLOCK = kBlock, class Pixels>
   for (; ox < s.outWidth; ++ox) pixels.template operator()<1, true>(ox);
 }
 
-// P pixels of 8 * V channels, each starting from the bias.
-template <int P, int V>
-[[gnu::always_inline]] inline void startFromBias(Float8 (&acc)[P][V], const float* bias) {
+// P pixels of V vectors of channels, each starting from the bias.
+template <class Vec, int P, int V>
+[[gnu::always_inline]] inline void startFromBias(Vec (&acc)[P][V], const float* bias) {
   for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) acc[p][v] = load8(bias + size_t{8} * v);
+    for (int v = 0; v < V; ++v) acc[p][v] = loadVector<Vec>(bias + size_t{kLanes<Vec>} * v);
   }
 }
 
-// Stores P pixels of 8 * V channels from output column ox on, clamped.
-template <int P, int V>
-[[gnu::always_inline]] inline void storeClamped(const Float8 (&acc)[P][V], float* out, uint32_t ox,
-                                                Float8 lo, Float8 hi) {
-  constexpr uint32_t C = 8 * V;
+// Stores P pixels of V vectors of channels clamped, the first at `out`, the
+// next `pixelStride` floats on.
+template <class Vec, int P, int V>
+[[gnu::always_inline]] inline void storeClamped(const Vec (&acc)[P][V], float* out,
+                                                size_t pixelStride, Vec lo, Vec hi) {
   for (int p = 0; p < P; ++p) {
     for (int v = 0; v < V; ++v) {
-      store8(out + size_t{ox + p} * C + size_t{8} * v, clamp8(acc[p][v], lo, hi));
+      storeVector(out + pixelStride * p + size_t{kLanes<Vec>} * v, clampVector(acc[p][v], lo, hi));
     }
   }
 }
@@ -141,7 +142,7 @@ template <int V, class Accumulate>
                         [&](uint32_t t, const float* pixel) {
                           accumulate.template operator()<P>(acc, t, pixel, step);
                         });
-    storeClamped(acc, out, ox, lo, hi);
+    storeClamped(acc, out + size_t{ox} * 8 * V, size_t{8} * V, lo, hi);
   });
 }
 
@@ -156,9 +157,7 @@ template <class Vec, int P, int V, int K, bool CHECKED>
   const uint32_t C = s.inChannels;
   const int64_t step = int64_t{s.window.strideWidth} * C;
   Vec acc[P][V];
-  for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) acc[p][v] = loadVector<Vec>(bias + c + size_t{L} * v);
-  }
+  startFromBias(acc, bias + c);
   forEachTap<CHECKED, K>(
       s, rows, columnTaps(s, ox), image + c, C, [&](uint32_t t, const float* pixel) {
         for (int v = 0; v < V; ++v) {
@@ -169,11 +168,7 @@ template <class Vec, int P, int V, int K, bool CHECKED>
         }
       });
   const Vec lo = splatVector<Vec>(s.range.min), hi = splatVector<Vec>(s.range.max);
-  for (int p = 0; p < P; ++p) {
-    for (int v = 0; v < V; ++v) {
-      storeVector(out + size_t{ox + p} * C + c + size_t{L} * v, clampVector(acc[p][v], lo, hi));
-    }
-  }
+  storeClamped(acc, out + size_t{ox} * C + c, C, lo, hi);
 }
 
 // Every channel of output pixel ox (taps CHECKED), several vectors at once:
@@ -370,12 +365,12 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
   }
 #define ANNRT_DEPTHWISE_ROWS(name, K, B) \
   ANNRT_NATIVE_ROW(name, (depthwiseRow<K, B>(s, image, w, b, outputRow(s, out, row), row)))
-ANNRT_DEPTHWISE_ROWS(depthwiseRows3, 3, kDepthwiseBlock)
-ANNRT_DEPTHWISE_ROWS(depthwiseRows5, 5, kDepthwiseBlock)
-ANNRT_DEPTHWISE_ROWS(depthwiseRowsAny, 0, kDepthwiseBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows3, 3, kWideDepthwiseBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows5, 5, kWideDepthwiseBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0, kWideDepthwiseBlock)
+ANNRT_DEPTHWISE_ROWS(depthwiseRows3, 3, kBlock)
+ANNRT_DEPTHWISE_ROWS(depthwiseRows5, 5, kBlock)
+ANNRT_DEPTHWISE_ROWS(depthwiseRowsAny, 0, kBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows3, 3, kWideBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows5, 5, kWideBlock)
+ANNRT_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0, kWideBlock)
 #undef ANNRT_DEPTHWISE_ROWS
 ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row), row, s.inChannels,
                                             ByOutputTaps<1>{w, s.inChannels}))
@@ -598,7 +593,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
     ANNRT_ASSIGN_OR_RETURN(image, foldPad(context, *pad, op, shape));
   }
   interiorColumns(shape);
-  const uint32_t block = nativeWideVectors() ? kWideDepthwiseBlock : kDepthwiseBlock;
+  const uint32_t block = nativeWideVectors() ? kWideBlock : kBlock;
   shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape, block) <= kL1Bytes;
   std::vector<float> filter = floats(context, op.inputs[kFilter]);
   const uint32_t taps = conv.window.filterHeight * conv.window.filterWidth;
