@@ -3,12 +3,13 @@
 //
 // annrt-cpu's own float32 kernels, for the operations XNNPACK runs poorly:
 // depthwise convolutions, and convolutions of a few channels (8 or 16) over
-// large images, as in the segmentation heads of the pose models. XNNPACK's
-// depthwise kernels walk an indirection buffer one output pixel at a time
-// (filling half a 16-lane AVX-512 vector with 8 channels), its GEMMs get 8
-// or fewer output channels there; these kernels read the image directly,
-// several output pixels at once. Each is built once (weights repacked) and runs row by row on the
-// thread pool. `nativeKernelPreferred` says where they are faster, from
+// large images, as in the segmentation heads of the pose models, and
+// bilinear resizes. XNNPACK's depthwise kernels walk an indirection buffer
+// one output pixel at a time (filling half a 16-lane AVX-512 vector with 8
+// channels), its GEMMs get 8 or fewer output channels there; these kernels
+// read the image directly, several output pixels at once. Each is built once
+// (weights repacked) and runs row by row on the thread pool.
+// `nativeKernelPreferred` says where they are faster, from
 // bench/native_kernel_bench.cpp.
 #pragma once
 
@@ -62,9 +63,9 @@ inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
 
 // The kernel for `op` of context.model(), or OP_FAILED saying why it has
 // none (an unsupported type, channel count, layout or parameter). `pad`, if
-// given, is a zero PAD of height and width whose output only `op`, a
-// convolution, reads (fusion.h): the kernel folds it in, reading the PAD's
-// input.
+// given, is the PAD right before `op` whose output only `op` reads: a
+// convolution folds in one of height and width (fusion.h), an ADD one along
+// the channels, reading the PAD's input; anything else is OP_FAILED.
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op,
                                                        const Operation* pad = nullptr);

@@ -3,7 +3,8 @@
 //
 // A stage of a staged partition run on annrt-cpu's own kernels
 // (native_kernel.h), one per operation in order; a clamp XNNPACK would fold
-// into an operation (fusion.h) is folded into its kernel. Tensors made and
+// into an operation (fusion.h) is folded into its kernel, and a PAD into the
+// kernel of the operation after it (makeNativeKernel). Tensors made and
 // used inside the stage live in one arena sized at compile time, where
 // tensors whose lifetimes do not overlap share space.
 #pragma once

@@ -18,9 +18,11 @@ namespace annrt::cpu {
 // up, and its instrumented code crashed there (ThreadSanitizer, at start-up).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define ANNRT_NATIVE_CLONES_BUILT 1
 #define ANNRT_NATIVE_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
+#define ANNRT_NATIVE_CLONES_BUILT 0
 #define ANNRT_NATIVE_CLONES
 #endif
 
@@ -28,8 +30,7 @@ namespace annrt::cpu {
 // size their blocks of sums by it (elsewhere a Float16 takes two AVX
 // registers of 16, or four NEON ones of 32).
 inline bool nativeWideVectors() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if ANNRT_NATIVE_CLONES_BUILT
   static const bool wide = __builtin_cpu_supports("x86-64-v4");
   return wide;
 #else

@@ -101,15 +101,16 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
 
 // Whether each operation is threaded in the cheapest plan: a two-state
 // shortest path over the operations, where changing state (a cut) costs
-// kCutMicros and is allowed only where it splits no fusion.
+// kCutMicros and is allowed only where it splits no fusion (`fusion` as
+// fusions() gives it).
 std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint32_t>& operations,
-                                     double handOffMicros, uint32_t threads) {
+                                     const std::vector<Fusion>& fusion, double handOffMicros,
+                                     uint32_t threads) {
   const double threadedShare = 1.0 / (threads * kThreadEfficiency);
   const size_t n = operations.size();
   constexpr double kNever = std::numeric_limits<double>::infinity();
   std::vector<std::array<double, 2>> best(n);
   std::vector<std::array<size_t, 2>> from(n);  // state of the previous operation
-  const std::vector<Fusion> fusion = fusions(model, operations);
   for (size_t i = 0; i < n; ++i) {
     const Operation& op = model.main.operations[operations[i]];
     // Fused operations cost nothing of their own; their node is timed whole.
@@ -147,13 +148,13 @@ std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, u
                                      bool nativeKernels) {
   const std::vector<uint32_t> operations = stagedOperations(model);
   if (operations.empty()) return {};
+  const std::vector<Fusion> fusion = fusions(model, operations);
   std::vector<bool> threaded(operations.size(), true);
   if (handOffMicros > 0 && threads > 1) {
-    threaded = cheapestAssignment(model, operations, handOffMicros, threads);
+    threaded = cheapestAssignment(model, operations, fusion, handOffMicros, threads);
   }
   std::vector<bool> native(operations.size(), false);
-  if (nativeKernels) native = nativeOperations(model, operations, fusions(model, operations));
-  const std::vector<Fusion> fusion = fusions(model, operations);
+  if (nativeKernels) native = nativeOperations(model, operations, fusion);
   const bool nodeStages = std::find(native.begin(), native.end(), true) != native.end();
   std::vector<PlannedStage> stages;
   for (size_t i = 0; i < operations.size(); ++i) {
