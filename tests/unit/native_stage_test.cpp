@@ -214,6 +214,31 @@ INSTANTIATE_TEST_SUITE_P(
                              c.dilation = 2;
                              c.batch = 2;
                            }),
+                      // Input columns reused across a block's taps (3x3
+                      // and 5x5, stride 1 or 2): blocks cut by the right
+                      // edge, uneven explicit paddings, rows narrower than
+                      // a block, VALID on an even width.
+                      with(depthwise("Depthwise24ColumnsStride2_5x5UnevenPads", 19, 24),
+                           [](ConvCase& c) {
+                             c.pads = {0, 3, 1, 2};
+                             c.stride = 2;
+                             c.filterHeight = c.filterWidth = 5;
+                           }),
+                      with(depthwise("Depthwise56ColumnsValidStride2", 18, 56),
+                           [](ConvCase& c) {
+                             c.scheme = ANEURALNETWORKS_PADDING_VALID;
+                             c.stride = 2;
+                           }),
+                      with(depthwise("Depthwise16ColumnsExplicit3x3", 9, 16),
+                           [](ConvCase& c) {
+                             c.pads = {2, 0, 0, 1};
+                             c.activation = ANEURALNETWORKS_FUSED_RELU;
+                           }),
+                      with(depthwise("Depthwise32ColumnsNarrow5x5Batch2", 5, 32),
+                           [](ConvCase& c) {
+                             c.filterHeight = c.filterWidth = 5;
+                             c.batch = 2;
+                           }),
                       with(depthwise("Depthwise32Valid7x1", 12, 32),
                            [](ConvCase& c) {
                              c.scheme = ANEURALNETWORKS_PADDING_VALID;
