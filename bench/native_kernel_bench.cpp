@@ -148,6 +148,24 @@ int main(int argc, char** argv) {
   registerCase("Depthwise5x5_C1152_7", {true, 7, 1152, 1152, 5, 1});
   registerCase("Depthwise3x3_C32_64", {true, 64, 32, 32, 3, 1});
   registerCase("Depthwise3x3_C88_32", {true, 32, 88, 88, 3, 1});
+  // 1x1 convolutions of the hand and face models (native_pointwise.cpp).
+  registerCase("Pointwise_16to64_112", {false, 112, 16, 64, 1, 1});
+  registerCase("Pointwise_24to16_112", {false, 112, 24, 16, 1, 1});
+  registerCase("Pointwise_144to24_56", {false, 56, 144, 24, 1, 1});
+  registerCase("Pointwise_24to144_56", {false, 56, 24, 144, 1, 1});
+  registerCase("Pointwise_64to24_56", {false, 56, 64, 24, 1, 1});
+  registerCase("Pointwise_240to40_28", {false, 28, 240, 40, 1, 1});
+  registerCase("Pointwise_40to240_28", {false, 28, 40, 240, 1, 1});
+  registerCase("Pointwise_672to112_14", {false, 14, 672, 112, 1, 1});
+  registerCase("Pointwise_112to672_14", {false, 14, 112, 672, 1, 1});
+  registerCase("Pointwise_1152to192_7", {false, 7, 1152, 192, 1, 1});
+  registerCase("Pointwise_192to1152_7", {false, 7, 192, 1152, 1, 1});
+  registerCase("Pointwise_32to8_96", {false, 96, 32, 8, 1, 1});
+  registerCase("Pointwise_8to32_96", {false, 96, 8, 32, 1, 1});
+  registerCase("Pointwise_24to48_48", {false, 48, 24, 48, 1, 1});
+  registerCase("Pointwise_48to24_48", {false, 48, 48, 24, 1, 1});
+  registerCase("Pointwise_32to128_24", {false, 24, 32, 128, 1, 1});
+  registerCase("Pointwise_128to32_24", {false, 24, 128, 32, 1, 1});
   // First layers: 3 input channels, stride 2.
   registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
   registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});

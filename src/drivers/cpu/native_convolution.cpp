@@ -680,6 +680,13 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
       "no native kernel for {}", operationTypeName(op.type));
   ANNRT_ASSIGN_OR_RETURN(ConvParams conv, readConvolution(context, op));
   ANNRT_RETURN_IF_ERROR(checkFloatInput(context, op));
+  if (pad == nullptr) {
+    // Only where it is faster: a slower one would also be pulled into
+    // native runs between preferred operations (stage_plan.h), where
+    // XNNPACK or the by-output form serves better.
+    Result<std::unique_ptr<NativeKernel>> pointwise = makeNativePointwise(context, op, conv);
+    if (pointwise.ok() && (*pointwise)->preferred()) return pointwise;
+  }
   const Shape& input = context.input(op, kInput).shape;
   const Form form = formFor(conv);
   ANNRT_CPU_REQUIRE(form.row != nullptr, "no native kernel for {} input and {} output channels{}",

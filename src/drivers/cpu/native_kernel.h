@@ -23,6 +23,8 @@
 
 namespace annrt::cpu {
 
+struct ConvParams;
+
 class NativeKernel {
  public:
   virtual ~NativeKernel() = default;
@@ -79,6 +81,10 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
                                                             const Operation& op,
                                                             const Operation* pad);
+// A CONV_2D of `conv` with a 1x1 filter, stride 1 and no padding, on AVX-512.
+Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
+                                                          const Operation& op,
+                                                          const ConvParams& conv);
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,
                                                     const Operation* pad);
 Result<std::unique_ptr<NativeKernel>> makeNativeResize(LoweringContext& context,

@@ -58,15 +58,16 @@ template <class Vec>
   std::memcpy(p, &v, sizeof v);
 }
 
-// Lane 0 of {x} shuffled into every lane: one broadcast (0 + x cost an add
-// per splat, as adding 0 turns -0 into +0).
+// x in every lane, written as an initializer of equal lanes: GCC makes it
+// one broadcast, folded into a multiply-add reading x from memory. (Lane 0
+// of a Float4 shuffled across went through the stack for 16 lanes, a
+// store-forwarding stall per splat, and cost two extra moves for 8.)
 template <class Vec>
 [[gnu::always_inline]] inline Vec splatVector(float x) {
-  const Float4 one{x};
   if constexpr (kLanes<Vec> == 8) {
-    return __builtin_shufflevector(one, one, 0, 0, 0, 0, 0, 0, 0, 0);
+    return Vec{x, x, x, x, x, x, x, x};
   } else {
-    return __builtin_shufflevector(one, one, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return Vec{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
   }
 }
 

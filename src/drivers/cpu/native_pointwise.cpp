@@ -1,0 +1,271 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
+// product of the image's pixels (rows of inChannels floats) by the filter,
+// on AVX-512. The filter is packed once into panels of 32, 16 or 8 output
+// channels (the bias, then inChannels rows of the panel's weights); a tile
+// of 12 pixels by one panel keeps its sums in up to 24 registers, each
+// input float broadcast once per pixel and multiplied by the panel's one or
+// two vectors. Compared with XNNPACK's 7x16 GEMM:
+// - output channels that are not a multiple of 16 end in an 8-float panel,
+//   which costs half a 16-float one (24 channels: 16 + 8, not 32);
+// - where the filter is large and the image small (the 7x7 and 14x14 layers
+//   of the hand and pose models, 0.3-0.9 MB of weights), panels go outer:
+//   each is read from memory once and used for every pixel while it is in
+//   the L2 cache, where a pass over all the weights per tile of pixels reads
+//   them from the L3 cache again for every tile.
+#include <algorithm>
+#include <cstring>
+
+#include "drivers/cpu/convolution_params.h"
+#include "drivers/cpu/native_kernel.h"
+#include "drivers/cpu/native_parallel.h"
+#include "drivers/cpu/native_vector.h"
+#include "drivers/cpu/op_lowering.h"
+
+namespace annrt::cpu {
+namespace {
+
+constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
+// Pixels of one tile: 12 x 2 sums of 16 floats, the 2 weight vectors and a
+// broadcast fill 27 of AVX-512's 32 registers.
+constexpr uint32_t kTileRows = 12;
+// The L2 cache the order of the loops is chosen for (1-2 MB on the x86
+// cores with AVX-512; half of it, as the image and output share it).
+constexpr size_t kL2Bytes = size_t{512} << 10;
+
+struct Panel {
+  uint32_t first = 0;  // its first output channel
+  uint32_t width = 0;  // 32, 16 or 8 floats
+  uint32_t lanes = 0;  // output channels it holds (the last may hold fewer)
+  size_t offset = 0;   // where it starts in the packed weights
+};
+
+struct PointwiseShape {
+  size_t pixels = 0;
+  uint32_t inChannels = 0, outChannels = 0;
+  OutputRange range;
+};
+
+// The first `lanes` (1 to kLanes<Vec> - 1) floats of `y` at `at`, each
+// count a copy of known size (inlined: a call to memcpy per row cost more
+// than the row's sums on narrow layers).
+template <class Vec, int N = kLanes<Vec> - 1>
+[[gnu::always_inline]] inline void storeLanes(float* at, const Vec& y, int lanes) {
+  if constexpr (N > 0) {
+    if (lanes == N) {
+      std::memcpy(at, &y, sizeof(float) * N);
+    } else {
+      storeLanes<Vec, N - 1>(at, y, lanes);
+    }
+  }
+}
+
+// R pixels (rows of K floats from `image`) by one panel of V vectors of
+// type Vec, stored from `out` (rows of `stride` floats); the panel's last
+// vector stores `lanes` floats.
+template <class Vec, int R, int V>
+[[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
+                                        float* out, size_t stride, int lanes, Vec lo, Vec hi) {
+  constexpr int L = kLanes<Vec>;
+  Vec acc[R][V];
+#pragma GCC unroll 2
+  for (int v = 0; v < V; ++v) {
+    const Vec bias = loadVector<Vec>(panel + ptrdiff_t{L} * v);
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) acc[r][v] = bias;
+  }
+  const float* weights = panel + ptrdiff_t{L} * V;
+  for (uint32_t k = 0; k < K; ++k, weights += ptrdiff_t{L} * V) {
+    Vec w[V];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) w[v] = loadVector<Vec>(weights + ptrdiff_t{L} * v);
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      // A scalar times a vector: GCC broadcasts it once (splatVector's
+      // initializer became 16 masked broadcasts in this loop).
+      const float x = image[size_t{K} * r + k];
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v) acc[r][v] += x * w[v];
+    }
+  }
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) {
+      const Vec y = clampVector(acc[r][v], lo, hi);
+      float* at = out + stride * r + ptrdiff_t{L} * v;
+      if (v == V - 1 && lanes < L) {
+        storeLanes(at, y, lanes);
+      } else {
+        storeVector(at, y);
+      }
+    }
+  }
+}
+
+// R pixels by one panel.
+template <int R>
+[[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
+                                             const float* packed, const Panel& p, float* out) {
+  const Float16 lo16 = splatVector<Float16>(s.range.min), hi16 = splatVector<Float16>(s.range.max);
+  const Float8 lo8 = splatVector<Float8>(s.range.min), hi8 = splatVector<Float8>(s.range.max);
+  const float* panel = packed + p.offset;
+  float* at = out + p.first;
+  const auto lanes = static_cast<int>(p.lanes);
+  if (p.width == 32) {
+    tile<Float16, R, 2>(image, s.inChannels, panel, at, s.outChannels, lanes - 16, lo16, hi16);
+  } else if (p.width == 16) {
+    tile<Float16, R, 1>(image, s.inChannels, panel, at, s.outChannels, lanes, lo16, hi16);
+  } else {
+    tile<Float8, R, 1>(image, s.inChannels, panel, at, s.outChannels, lanes, lo8, hi8);
+  }
+}
+
+// Pixels [first, first + count) by panels [panels, panels + panelCount), tile
+// by tile of pixels, each across the panels (12 pixels at a time, then 4,
+// then 1).
+ANNRT_NATIVE_CLONES [[gnu::flatten]] void pointwiseBlock(const PointwiseShape& s,
+                                                         const float* image, const float* packed,
+                                                         const Panel* panels, size_t panelCount,
+                                                         float* out, size_t first, size_t count) {
+  const size_t end = first + count;
+  auto rows = [&]<int R>(size_t m) {
+    const float* pixels = image + m * s.inChannels;
+    float* outPixels = out + m * s.outChannels;
+    for (size_t p = 0; p < panelCount; ++p) panelTile<R>(s, pixels, packed, panels[p], outPixels);
+  };
+  size_t m = first;
+  for (; m + kTileRows <= end; m += kTileRows) rows.template operator()<kTileRows>(m);
+  for (; m + 4 <= end; m += 4) rows.template operator()<4>(m);
+  for (; m < end; ++m) rows.template operator()<1>(m);
+}
+
+class PointwiseKernel final : public NativeKernel {
+ public:
+  PointwiseKernel(const Operation& op, const PointwiseShape& shape, std::vector<Panel> panels,
+                  std::vector<float> packed, bool panelsOuter, bool preferred)
+      : NativeKernel({op.inputs[kInput]}, op.outputs[0], preferred),
+        shape_(shape),
+        panels_(std::move(panels)),
+        packed_(std::move(packed)),
+        panelsOuter_(panelsOuter) {}
+
+  void run(const std::vector<const float*>& inputs, float* output,
+           pthreadpool_t pool) const override {
+    const PointwiseShape& s = shape_;
+    if (panelsOuter_) {
+      // One task per panel, over every pixel.
+      parallelizeTiles(pool, panels_.size(), 1, [&](size_t first, size_t count) {
+        for (size_t p = first; p < first + count; ++p) {
+          pointwiseBlock(s, inputs[0], packed_.data(), &panels_[p], 1, output, 0, s.pixels);
+        }
+      });
+      return;
+    }
+    // Tasks of a few tiles of pixels, across every panel.
+    const size_t rows = kTileRows * 4;
+    parallelizeTiles(pool, s.pixels, rows, [&](size_t first, size_t count) {
+      pointwiseBlock(s, inputs[0], packed_.data(), panels_.data(), panels_.size(), output, first,
+                     count);
+    });
+  }
+
+ private:
+  void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
+
+  PointwiseShape shape_;
+  std::vector<Panel> panels_;
+  std::vector<float> packed_;
+  bool panelsOuter_;
+};
+
+// Panels of 32 channels, then one of 16 and one of 8 for what is left (a
+// last one of fewer channels is padded with zeros).
+std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels) {
+  std::vector<Panel> panels;
+  size_t offset = 0;
+  uint32_t first = 0;
+  while (first < outChannels) {
+    const uint32_t left = outChannels - first;
+    const uint32_t width = left >= 32 ? 32 : left > 8 ? 16 : 8;
+    panels.push_back({first, width, std::min(width, left), offset});
+    offset += size_t{width} * (inChannels + 1);
+    first += width;
+  }
+  return panels;
+}
+
+// NNAPI's [outChannels][1][1][inChannels] filter and the bias as panels.
+std::vector<float> packPanels(const std::vector<Panel>& panels, const float* filter,
+                              const float* bias, uint32_t inChannels) {
+  const Panel& last = panels.back();
+  std::vector<float> packed(last.offset + size_t{last.width} * (inChannels + 1), 0.0f);
+  for (const Panel& p : panels) {
+    float* panel = packed.data() + p.offset;
+    for (uint32_t j = 0; j < p.lanes; ++j) {
+      const uint32_t o = p.first + j;
+      panel[j] = bias[o];
+      for (uint32_t k = 0; k < inChannels; ++k) {
+        panel[size_t{p.width} * (k + 1) + j] = filter[size_t{o} * inChannels + k];
+      }
+    }
+  }
+  return packed;
+}
+
+// A constant float32 tensor's values (its bytes need not be aligned).
+std::vector<float> floatsOf(LoweringContext& context, uint32_t operand) {
+  std::vector<float> values(elementCount(context.operand(operand).shape));
+  std::memcpy(values.data(), context.tensorData(operand), values.size() * sizeof(float));
+  return values;
+}
+
+// Whether panels go outer: the weights outgrow the L2 cache while the
+// image's pixels need more than one pass over them.
+bool panelsOuter(const PointwiseShape& s) {
+  const size_t weightBytes = size_t{s.inChannels} * s.outChannels * sizeof(float);
+  return weightBytes > kL2Bytes && s.pixels > kTileRows;
+}
+
+// Faster than XNNPACK's GEMM here (bench/native_kernel_bench.cpp).
+bool pointwisePreferred(const PointwiseShape& s) {
+  const uint32_t tail = s.outChannels % 16;
+  const bool narrowTail = tail != 0 && tail <= 8 && (s.inChannels >= 32 || s.outChannels == 8);
+  return narrowTail || panelsOuter(s);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
+                                                          const Operation& op,
+                                                          const ConvParams& conv) {
+  const Window& w = conv.window;
+  ANNRT_CPU_REQUIRE(nativeWideVectors(), "native pointwise convolutions need AVX-512");
+  ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == 1 &&
+                        w.filterWidth == 1 && w.strideHeight == 1 && w.strideWidth == 1 &&
+                        w.padTop + w.padBottom + w.padLeft + w.padRight == 0,
+                    "not a 1x1 convolution of stride 1 without padding");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(input.dims[1] == output.dims[1] && input.dims[2] == output.dims[2],
+                    "a pointwise convolution from {} to {}", toString(input.dims),
+                    toString(output.dims));
+  PointwiseShape shape;
+  shape.pixels = size_t{input.dims[0]} * input.dims[1] * input.dims[2];
+  shape.inChannels = conv.inChannels;
+  shape.outChannels = conv.outChannels;
+  shape.range = conv.range;
+  std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels);
+  std::vector<float> packed =
+      packPanels(panels, floatsOf(context, op.inputs[kFilter]).data(),
+                 floatsOf(context, op.inputs[kBias]).data(), conv.inChannels);
+  const bool outer = panelsOuter(shape);
+  return std::unique_ptr<NativeKernel>(new PointwiseKernel(
+      op, shape, std::move(panels), std::move(packed), outer, pointwisePreferred(shape)));
+}
+
+}  // namespace annrt::cpu
