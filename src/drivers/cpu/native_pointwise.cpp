@@ -10,11 +10,15 @@
 // two vectors. Compared with XNNPACK's 7x16 GEMM:
 // - output channels that are not a multiple of 16 end in an 8-float panel,
 //   which costs half a 16-float one (24 channels: 16 + 8, not 32);
-// - where the filter is large and the image small (the 7x7 and 14x14 layers
-//   of the hand and pose models, 0.3-0.9 MB of weights), panels go outer:
-//   each is read from memory once and used for every pixel while it is in
-//   the L2 cache, where a pass over all the weights per tile of pixels reads
-//   them from the L3 cache again for every tile.
+// - where the weights outgrow the L2 cache (hand_landmark_full's 7x7
+//   layers, 0.9 MB), the panels go in groups of 256 KB, each group over
+//   every pixel: read from memory once, where a pass over all the weights
+//   per tile of pixels reads them from the L3 cache again for every tile
+//   (those layers 0.86-0.92x the time in the model, even alone);
+// - the pixels are shared out evenly between tiles (49 as 4 x 10 + 9, not
+//   4 x 12 + 1).
+// Elsewhere (outputs of a multiple of 16 channels from few inputs) XNNPACK
+// is faster and keeps them: pointwisePreferred.
 #include <algorithm>
 #include <cstring>
 
@@ -124,52 +128,90 @@ template <int R>
   }
 }
 
-// Pixels [first, first + count) by panels [panels, panels + panelCount), tile
-// by tile of pixels, each across the panels (12 pixels at a time, then 4,
-// then 1).
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void pointwiseBlock(const PointwiseShape& s,
+// R pixels from pixel m by panels [first, first + count).
+template <int R>
+[[gnu::always_inline]] inline void rowTile(const PointwiseShape& s, const float* image,
+                                           const float* packed, const Panel* panels, size_t count,
+                                           float* out, size_t m) {
+  const float* pixels = image + m * s.inChannels;
+  float* outPixels = out + m * s.outChannels;
+  for (size_t p = 0; p < count; ++p) panelTile<R>(s, pixels, packed, panels[p], outPixels);
+}
+
+// `rows` (1 to kTileRows) pixels from pixel m, in one tile of that many.
+template <int R = kTileRows>
+[[gnu::always_inline]] inline void anyTile(const PointwiseShape& s, const float* image,
+                                           const float* packed, const Panel* panels, size_t count,
+                                           float* out, size_t m, size_t rows) {
+  if constexpr (R > 0) {
+    if (rows == R) {
+      rowTile<R>(s, image, packed, panels, count, out, m);
+    } else {
+      anyTile<R - 1>(s, image, packed, panels, count, out, m, rows);
+    }
+  }
+}
+
+// Where tile t of `tiles` starts: the pixels are shared out evenly, so that
+// every tile has nearly kTileRows (49 pixels as 10, 10, 10, 10, 9: a last
+// tile of 1 waited on its multiply-adds' latency, and cost 8% more).
+inline size_t tileStart(size_t pixels, size_t tiles, size_t t) {
+  return t * pixels / tiles;
+}
+
+// Row tiles [first, first + count) of `tiles` by panels [panels, panels +
+// panelCount), each tile across the panels while its pixels are in the L1
+// cache.
+ANNRT_NATIVE_CLONES [[gnu::flatten]] void pointwiseTiles(const PointwiseShape& s,
                                                          const float* image, const float* packed,
                                                          const Panel* panels, size_t panelCount,
-                                                         float* out, size_t first, size_t count) {
-  const size_t end = first + count;
-  auto rows = [&]<int R>(size_t m) {
-    const float* pixels = image + m * s.inChannels;
-    float* outPixels = out + m * s.outChannels;
-    for (size_t p = 0; p < panelCount; ++p) panelTile<R>(s, pixels, packed, panels[p], outPixels);
-  };
-  size_t m = first;
-  for (; m + kTileRows <= end; m += kTileRows) rows.template operator()<kTileRows>(m);
-  for (; m + 4 <= end; m += 4) rows.template operator()<4>(m);
-  for (; m < end; ++m) rows.template operator()<1>(m);
+                                                         float* out, size_t tiles, size_t first,
+                                                         size_t count) {
+  for (size_t t = first; t < first + count; ++t) {
+    const size_t m = tileStart(s.pixels, tiles, t);
+    const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
+    if (rows == kTileRows) {
+      rowTile<kTileRows>(s, image, packed, panels, panelCount, out, m);
+    } else {
+      anyTile(s, image, packed, panels, panelCount, out, m, rows);
+    }
+  }
 }
+
+// Groups of consecutive panels whose weights fit the L2 cache together.
+struct PanelGroup {
+  size_t first = 0, count = 0;
+};
 
 class PointwiseKernel final : public NativeKernel {
  public:
   PointwiseKernel(const Operation& op, const PointwiseShape& shape, std::vector<Panel> panels,
-                  std::vector<float> packed, bool panelsOuter, bool preferred)
+                  std::vector<PanelGroup> groups, std::vector<float> packed, bool preferred)
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], preferred),
         shape_(shape),
         panels_(std::move(panels)),
-        packed_(std::move(packed)),
-        panelsOuter_(panelsOuter) {}
+        groups_(std::move(groups)),
+        packed_(std::move(packed)) {}
 
+  // Group by group (each group's weights read from memory once, then from
+  // the L2 cache), tile of pixels by tile of pixels within a group.
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     const PointwiseShape& s = shape_;
-    if (panelsOuter_) {
-      // One task per panel, over every pixel.
-      parallelizeTiles(pool, panels_.size(), 1, [&](size_t first, size_t count) {
-        for (size_t p = first; p < first + count; ++p) {
-          pointwiseBlock(s, inputs[0], packed_.data(), &panels_[p], 1, output, 0, s.pixels);
-        }
-      });
-      return;
-    }
-    // Tasks of a few tiles of pixels, across every panel.
-    const size_t rows = kTileRows * 4;
-    parallelizeTiles(pool, s.pixels, rows, [&](size_t first, size_t count) {
-      pointwiseBlock(s, inputs[0], packed_.data(), panels_.data(), panels_.size(), output, first,
-                     count);
+    const size_t tiles = (s.pixels + kTileRows - 1) / kTileRows;
+    // Tasks of at least ~64 K multiply-adds, so that handing one out costs
+    // little beside it.
+    const size_t tileWork = size_t{kTileRows} * s.inChannels * s.outChannels / groups_.size();
+    const size_t perTask = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(tileWork, 1));
+    parallelizeTiles(pool, tiles * groups_.size(), perTask, [&](size_t first, size_t count) {
+      for (size_t task = first; task < first + count;) {
+        const size_t g = task / tiles, t = task % tiles;
+        const size_t run = std::min(first + count - task, tiles - t);  // within group g
+        const PanelGroup& group = groups_[g];
+        pointwiseTiles(s, inputs[0], packed_.data(), panels_.data() + group.first, group.count,
+                       output, tiles, t, run);
+        task += run;
+      }
     });
   }
 
@@ -178,8 +220,8 @@ class PointwiseKernel final : public NativeKernel {
 
   PointwiseShape shape_;
   std::vector<Panel> panels_;
+  std::vector<PanelGroup> groups_;
   std::vector<float> packed_;
-  bool panelsOuter_;
 };
 
 // Panels of 32 channels, then one of 16 and one of 8 for what is left (a
@@ -223,11 +265,29 @@ std::vector<float> floatsOf(LoweringContext& context, uint32_t operand) {
   return values;
 }
 
-// Whether panels go outer: the weights outgrow the L2 cache while the
-// image's pixels need more than one pass over them.
+// Whether the weights outgrow the L2 cache while the image's pixels need
+// more than one tile: then they go in groups that fit it.
 bool panelsOuter(const PointwiseShape& s) {
   const size_t weightBytes = size_t{s.inChannels} * s.outChannels * sizeof(float);
   return weightBytes > kL2Bytes && s.pixels > kTileRows;
+}
+
+// Consecutive panels up to kL2Bytes / 2 of weights each (at least one), or
+// one group of all where the weights fit the L2 cache anyway.
+std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const std::vector<Panel>& panels) {
+  if (!panelsOuter(s)) return {{0, panels.size()}};
+  std::vector<PanelGroup> groups;
+  size_t bytes = 0;
+  for (size_t p = 0; p < panels.size(); ++p) {
+    const size_t panelBytes = size_t{panels[p].width} * (s.inChannels + 1) * sizeof(float);
+    if (groups.empty() || bytes + panelBytes > kL2Bytes / 2) {
+      groups.push_back({p, 0});
+      bytes = 0;
+    }
+    ++groups.back().count;
+    bytes += panelBytes;
+  }
+  return groups;
 }
 
 // Faster than XNNPACK's GEMM here (bench/native_kernel_bench.cpp).
@@ -264,9 +324,10 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   std::vector<float> packed =
       packPanels(panels, floatsOf(context, op.inputs[kFilter]).data(),
                  floatsOf(context, op.inputs[kBias]).data(), conv.inChannels);
-  const bool outer = panelsOuter(shape);
-  return std::unique_ptr<NativeKernel>(new PointwiseKernel(
-      op, shape, std::move(panels), std::move(packed), outer, pointwisePreferred(shape)));
+  std::vector<PanelGroup> groups = groupPanels(shape, panels);
+  return std::unique_ptr<NativeKernel>(new PointwiseKernel(op, shape, std::move(panels),
+                                                           std::move(groups), std::move(packed),
+                                                           pointwisePreferred(shape)));
 }
 
 }  // namespace annrt::cpu
