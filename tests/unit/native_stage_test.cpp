@@ -381,6 +381,40 @@ TEST(NativeStageTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
   expectNear(runStage(**native, in, outputs), runStage(**xnnpack, in, outputs));
 }
 
+TEST(NativeStagePlanTest, KeepsAFoldedPadWithItsConvolutionInOneStage) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  // PAD -> depthwise (native, the PAD folded in) -> depthwise: two native
+  // stages, the PAD in the first; the planned graph computes what XNNPACK
+  // alone does.
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 10, 10, 16});
+  const uint32_t padded = m.tensor({1, 12, 12, 16});
+  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
+  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), paddings.data(), bytes.size());
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  ConvCase valid = depthwise("", 12, 16);
+  valid.scheme = ANEURALNETWORKS_PADDING_VALID;
+  const uint32_t first = addConv(m, padded, valid, 3);
+  const uint32_t second = addConv(m, first, depthwise("", 10, 16), 5);
+  const std::shared_ptr<const Model> model = m.finish({input}, {second});
+  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_TRUE(plan[0].native && plan[1].native);
+  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{2}));
+  const std::vector<float> in = test::seededValues(size_t{10} * 10 * 16, 9);
+  std::vector<std::vector<float>> outputs;
+  for (const auto& stages : {plan, planStages(*model, 0, 1, false)}) {
+    auto graph = StagedGraph::compile(model, stages, sharedThreadPool(2));
+    ASSERT_TRUE(graph.ok()) << graph.error().message;
+    outputs.emplace_back(size_t{10} * 10 * 16);
+    ASSERT_TRUE((*graph)->run({in.data()}, {outputs.back().data()}).ok());
+  }
+  expectNear(outputs[0], outputs[1]);
+}
+
 TEST(NativeStageTest, LeavesAPadOfChannelsToXnnpack) {
   const std::shared_ptr<const Model> model = padDepthwiseModel({0, 0, 1, 1, 1, 1, 0, 8});
   const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
@@ -556,12 +590,14 @@ TEST(NativeStageTest, ArenaSharesSpaceBetweenTensorsThatDoNotLiveTogether) {
 TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   const Head head = headModel();
+  // Operation by operation, so that every tensor lives in the staged
+  // graph's one arena: the 3x3 convolution on XNNPACK, the rest native.
   const std::vector<PlannedStage> plan = planStages(*head.model, 0, 1);
-  ASSERT_EQ(plan.size(), 2u);
-  EXPECT_FALSE(plan[0].native);
-  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0}));
-  EXPECT_TRUE(plan[1].native);
-  EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{1, 2, 3, 4, 5}));
+  ASSERT_EQ(plan.size(), 6u);
+  for (uint32_t s = 0; s < plan.size(); ++s) {
+    EXPECT_EQ(plan[s].native, s > 0) << "stage " << s;
+    EXPECT_EQ(plan[s].operations, (std::vector<uint32_t>{s})) << "stage " << s;
+  }
   const std::vector<PlannedStage> xnnpackOnly = planStages(*head.model, 0, 1, false);
   ASSERT_EQ(xnnpackOnly.size(), 1u);
   EXPECT_FALSE(xnnpackOnly[0].native);

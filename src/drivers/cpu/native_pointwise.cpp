@@ -186,8 +186,8 @@ struct PanelGroup {
 class PointwiseKernel final : public NativeKernel {
  public:
   PointwiseKernel(const Operation& op, const PointwiseShape& shape, std::vector<Panel> panels,
-                  std::vector<PanelGroup> groups, std::vector<float> packed, bool preferred)
-      : NativeKernel({op.inputs[kInput]}, op.outputs[0], preferred),
+                  std::vector<PanelGroup> groups, std::vector<float> packed)
+      : NativeKernel({op.inputs[kInput]}, op.outputs[0], true),
         shape_(shape),
         panels_(std::move(panels)),
         groups_(std::move(groups)),
@@ -240,29 +240,28 @@ std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels) {
   return panels;
 }
 
-// NNAPI's [outChannels][1][1][inChannels] filter and the bias as panels.
-std::vector<float> packPanels(const std::vector<Panel>& panels, const float* filter,
-                              const float* bias, uint32_t inChannels) {
+// NNAPI's [outChannels][1][1][inChannels] filter and the bias, as the
+// model holds them (their bytes need not be aligned), as panels.
+std::vector<float> packPanels(const std::vector<Panel>& panels, const uint8_t* filter,
+                              const uint8_t* bias, uint32_t inChannels) {
+  auto at = [](const uint8_t* floats, size_t i) {
+    float value;
+    std::memcpy(&value, floats + i * sizeof(float), sizeof(float));
+    return value;
+  };
   const Panel& last = panels.back();
   std::vector<float> packed(last.offset + size_t{last.width} * (inChannels + 1), 0.0f);
   for (const Panel& p : panels) {
     float* panel = packed.data() + p.offset;
     for (uint32_t j = 0; j < p.lanes; ++j) {
       const uint32_t o = p.first + j;
-      panel[j] = bias[o];
+      panel[j] = at(bias, o);
       for (uint32_t k = 0; k < inChannels; ++k) {
-        panel[size_t{p.width} * (k + 1) + j] = filter[size_t{o} * inChannels + k];
+        panel[size_t{p.width} * (k + 1) + j] = at(filter, size_t{o} * inChannels + k);
       }
     }
   }
   return packed;
-}
-
-// A constant float32 tensor's values (its bytes need not be aligned).
-std::vector<float> floatsOf(LoweringContext& context, uint32_t operand) {
-  std::vector<float> values(elementCount(context.operand(operand).shape));
-  std::memcpy(values.data(), context.tensorData(operand), values.size() * sizeof(float));
-  return values;
 }
 
 // Whether the weights outgrow the L2 cache while the image's pixels need
@@ -320,14 +319,17 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   shape.inChannels = conv.inChannels;
   shape.outChannels = conv.outChannels;
   shape.range = conv.range;
+  // Decided before the weights are packed: planning asks every 1x1
+  // convolution, and copies made only to be dropped raised the process's
+  // footprint (glibc keeps freed heap).
+  ANNRT_CPU_REQUIRE(pointwisePreferred(shape), "XNNPACK's GEMM is faster for {} -> {} channels",
+                    conv.inChannels, conv.outChannels);
   std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels);
-  std::vector<float> packed =
-      packPanels(panels, floatsOf(context, op.inputs[kFilter]).data(),
-                 floatsOf(context, op.inputs[kBias]).data(), conv.inChannels);
+  std::vector<float> packed = packPanels(panels, context.tensorData(op.inputs[kFilter]),
+                                         context.tensorData(op.inputs[kBias]), conv.inChannels);
   std::vector<PanelGroup> groups = groupPanels(shape, panels);
-  return std::unique_ptr<NativeKernel>(new PointwiseKernel(op, shape, std::move(panels),
-                                                           std::move(groups), std::move(packed),
-                                                           pointwisePreferred(shape)));
+  return std::unique_ptr<NativeKernel>(
+      new PointwiseKernel(op, shape, std::move(panels), std::move(groups), std::move(packed)));
 }
 
 }  // namespace annrt::cpu
