@@ -22,7 +22,7 @@ namespace {
 // whether they are preferred: those buffers are freed, but glibc keeps freed
 // heap (after a large block is freed its mmap threshold rises, so the next
 // ones of that size come from the heap), which stayed in the process's
-// footprint (hand_landmark_full +7 MB over its weights).
+// footprint (hand_landmark_full 26.6 -> 26.1 MB with it).
 void releaseFreedHeap() {
 #if defined(__GLIBC__)
   malloc_trim(0);
