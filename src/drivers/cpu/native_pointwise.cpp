@@ -3,13 +3,13 @@
 //
 // CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
 // product of the image's pixels (rows of inChannels floats) by the filter,
-// on AVX-512. The filter is packed once into panels of 32, 16 or 8 output
-// channels (the bias, then inChannels rows of the panel's weights); a tile
-// of 12 pixels by one panel keeps its sums in up to 24 registers, each
-// input float broadcast once per pixel and multiplied by the panel's one or
-// two vectors. Compared with XNNPACK's 7x16 GEMM:
-// - output channels that are not a multiple of 16 end in an 8-float panel,
-//   which costs half a 16-float one (24 channels: 16 + 8, not 32);
+// on AVX-512. The filter is packed once into panels of 32, 24, 16 or 8
+// output channels (the bias, then inChannels rows of the panel's weights);
+// a tile of 12 pixels by one panel keeps its sums in up to 24 registers,
+// each input float broadcast once per pixel and multiplied by the panel's
+// vectors. Compared with XNNPACK's 7x16 GEMM:
+// - output channels that are not a multiple of 16 end in a vector of 8
+//   floats, which costs half one of 16 (24 channels: 16 + 8, not 32);
 // - where the weights outgrow the L2 cache (hand_landmark_full's 7x7
 //   layers, 0.9 MB), the panels go in groups of 256 KB, each group over
 //   every pixel: read from memory once, where a pass over all the weights
@@ -66,25 +66,42 @@ template <class Vec, int N = kLanes<Vec> - 1>
   }
 }
 
-// R pixels (rows of K floats from `image`) by one panel of V vectors of
-// type Vec, stored from `out` (rows of `stride` floats); the panel's last
-// vector stores `lanes` floats.
-template <class Vec, int R, int V>
-[[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
-                                        float* out, size_t stride, int lanes, Vec lo, Vec hi) {
-  constexpr int L = kLanes<Vec>;
-  Vec acc[R][V];
-#pragma GCC unroll 2
-  for (int v = 0; v < V; ++v) {
-    const Vec bias = loadVector<Vec>(panel + ptrdiff_t{L} * v);
-#pragma GCC unroll 12
-    for (int r = 0; r < R; ++r) acc[r][v] = bias;
+// Stores `y` clamped at `at`, or its first `lanes` floats where fewer.
+template <class Vec>
+[[gnu::always_inline]] inline void storeClamped(float* at, Vec y, int lanes, Vec lo, Vec hi) {
+  y = clampVector(y, lo, hi);
+  if (lanes >= kLanes<Vec>) {
+    storeVector(at, y);
+  } else if (lanes > 0) {
+    storeLanes(at, y, lanes);
   }
-  const float* weights = panel + ptrdiff_t{L} * V;
-  for (uint32_t k = 0; k < K; ++k, weights += ptrdiff_t{L} * V) {
-    Vec w[V];
+}
+
+// R pixels (rows of K floats from `image`) by one panel W floats wide, its
+// first `lanes` stored from `out` (rows of `stride` floats): W / 16 vectors
+// of 16 floats, then one of 8 where W % 16 is 8, all from the same
+// broadcast input floats (a 24-float panel in one pass, not 16 then 8).
+template <int R, int W>
+[[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
+                                        float* out, size_t stride, int lanes, float min,
+                                        float max) {
+  constexpr int V = W / 16;            // vectors of 16 floats
+  constexpr bool EIGHT = W % 16 == 8;  // and one of 8
+  Float16 wide[R][V > 0 ? V : 1];
+  Float8 narrow[R];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) w[v] = loadVector<Vec>(weights + ptrdiff_t{L} * v);
+    for (int v = 0; v < V; ++v) wide[r][v] = loadVector<Float16>(panel + ptrdiff_t{16} * v);
+    if constexpr (EIGHT) narrow[r] = loadVector<Float8>(panel + ptrdiff_t{16} * V);
+  }
+  const float* weights = panel + W;
+  for (uint32_t k = 0; k < K; ++k, weights += W) {
+    Float16 w[V > 0 ? V : 1];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) w[v] = loadVector<Float16>(weights + ptrdiff_t{16} * v);
+    Float8 w8{};
+    if constexpr (EIGHT) w8 = loadVector<Float8>(weights + ptrdiff_t{16} * V);
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       // A scalar times a vector: GCC broadcasts it once (splatVector's
@@ -92,21 +109,19 @@ template <class Vec, int R, int V>
       // clone, 10x slower).
       const float x = image[size_t{K} * r + k];
 #pragma GCC unroll 2
-      for (int v = 0; v < V; ++v) acc[r][v] += x * w[v];
+      for (int v = 0; v < V; ++v) wide[r][v] += x * w[v];
+      if constexpr (EIGHT) narrow[r] += x * w8;
     }
   }
+  const Float16 lo16 = splatVector<Float16>(min), hi16 = splatVector<Float16>(max);
+  const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
+    float* row = out + stride * r;
 #pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) {
-      const Vec y = clampVector(acc[r][v], lo, hi);
-      float* at = out + stride * r + ptrdiff_t{L} * v;
-      if (v == V - 1 && lanes < L) {
-        storeLanes(at, y, lanes);
-      } else {
-        storeVector(at, y);
-      }
-    }
+    for (int v = 0; v < V; ++v)
+      storeClamped(row + ptrdiff_t{16} * v, wide[r][v], lanes - 16 * v, lo16, hi16);
+    if constexpr (EIGHT) storeClamped(row + ptrdiff_t{16} * V, narrow[r], lanes - 16 * V, lo8, hi8);
   }
 }
 
@@ -114,17 +129,15 @@ template <class Vec, int R, int V>
 template <int R>
 [[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
                                              const float* packed, const Panel& p, float* out) {
-  const Float16 lo16 = splatVector<Float16>(s.range.min), hi16 = splatVector<Float16>(s.range.max);
-  const Float8 lo8 = splatVector<Float8>(s.range.min), hi8 = splatVector<Float8>(s.range.max);
   const float* panel = packed + p.offset;
   float* at = out + p.first;
   const auto lanes = static_cast<int>(p.lanes);
-  if (p.width == 32) {
-    tile<Float16, R, 2>(image, s.inChannels, panel, at, s.outChannels, lanes - 16, lo16, hi16);
-  } else if (p.width == 16) {
-    tile<Float16, R, 1>(image, s.inChannels, panel, at, s.outChannels, lanes, lo16, hi16);
-  } else {
-    tile<Float8, R, 1>(image, s.inChannels, panel, at, s.outChannels, lanes, lo8, hi8);
+  const float min = s.range.min, max = s.range.max;
+  switch (p.width) {
+    case 32: tile<R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+    case 24: tile<R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+    case 16: tile<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+    default: tile<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
   }
 }
 
@@ -224,15 +237,15 @@ class PointwiseKernel final : public NativeKernel {
   std::vector<float> packed_;
 };
 
-// Panels of 32 channels, then one of 16 and one of 8 for what is left (a
-// last one of fewer channels is padded with zeros).
+// Panels of 32 channels, then one of 24, 16 or 8 for what is left (a last
+// one of fewer channels is padded with zeros).
 std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels) {
   std::vector<Panel> panels;
   size_t offset = 0;
   uint32_t first = 0;
   while (first < outChannels) {
     const uint32_t left = outChannels - first;
-    const uint32_t width = left >= 32 ? 32 : left > 8 ? 16 : 8;
+    const uint32_t width = left >= 32 ? 32 : left > 16 ? 24 : left > 8 ? 16 : 8;
     panels.push_back({first, width, std::min(width, left), offset});
     offset += size_t{width} * (inChannels + 1);
     first += width;
