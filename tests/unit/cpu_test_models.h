@@ -53,19 +53,34 @@ inline std::shared_ptr<const Model> headAndTailModel() {
   return m.finish({input}, {conv, tanh});
 }
 
+// `dims` grown by `paddings` ([before, after] per axis).
+inline std::vector<uint32_t> paddedDims(std::vector<uint32_t> dims,
+                                        const std::vector<int32_t>& paddings) {
+  for (size_t axis = 0; axis < dims.size(); ++axis) {
+    dims[axis] += static_cast<uint32_t>(paddings[2 * axis] + paddings[2 * axis + 1]);
+  }
+  return dims;
+}
+
+// A PAD of zeros of `input` (of `dims`) by `paddings`; returns its output.
+inline uint32_t addPad(InternalModel& m, uint32_t input, const std::vector<uint32_t>& dims,
+                       const std::vector<int32_t>& paddings) {
+  const uint32_t padded = m.tensor(paddedDims(dims, paddings));
+  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), paddings.data(), bytes.size());
+  const auto pairs = static_cast<uint32_t>(paddings.size() / 2);
+  m.operation(ANEURALNETWORKS_PAD,
+              {input, m.constantBytes({pairs, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  return padded;
+}
+
 // Operations: 0 PAD of height and width by 1 ([1,62,62,16] -> [1,64,64,16]),
 // 1 CAST of a float16 filter, 2 CONV_2D 3x3 VALID (about 18 MFLOP), 3 RELU,
 // 4 MAX_POOL_2D to [1,1,1,16], then 5-8 LOGISTIC and TANH by turns.
 inline std::shared_ptr<const Model> padConvReluModel() {
   InternalModel m;
   const uint32_t input = m.tensor({1, 62, 62, 16});
-  const uint32_t padded = m.tensor({1, 64, 64, 16});
-  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
-  std::vector<uint8_t> paddingBytes(paddings.size() * sizeof(int32_t));
-  std::memcpy(paddingBytes.data(), paddings.data(), paddingBytes.size());
-  m.operation(ANEURALNETWORKS_PAD,
-              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, paddingBytes)},
-              {padded});
+  const uint32_t padded = addPad(m, input, {1, 62, 62, 16}, {0, 0, 1, 1, 1, 1, 0, 0});
   const std::vector<uint8_t> halfFilter(size_t{16} * 3 * 3 * 16 * 2, 0x3c);  // 1.0586 as float16
   const uint32_t filter = m.tensor({16, 3, 3, 16});
   m.operation(ANEURALNETWORKS_CAST,

@@ -349,18 +349,11 @@ std::shared_ptr<const Model> padDepthwiseModel(const std::vector<int32_t>& paddi
   test::InternalModel m;
   const std::vector<uint32_t> dims = {1, 15, 13, 24};
   const uint32_t input = m.tensor(dims);
-  std::vector<uint32_t> paddedDims = dims;
-  for (size_t axis = 0; axis < dims.size(); ++axis) {
-    paddedDims[axis] += static_cast<uint32_t>(paddings[2 * axis] + paddings[2 * axis + 1]);
-  }
-  const uint32_t padded = m.tensor(paddedDims);
-  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
-  std::memcpy(bytes.data(), paddings.data(), bytes.size());
-  m.operation(ANEURALNETWORKS_PAD,
-              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
-  ConvCase c = depthwise("", 0, paddedDims[3]);
-  c.height = paddedDims[1];
-  c.width = paddedDims[2];
+  const uint32_t padded = test::addPad(m, input, dims, paddings);
+  const std::vector<uint32_t> grown = test::paddedDims(dims, paddings);
+  ConvCase c = depthwise("", 0, grown[3]);
+  c.height = grown[1];
+  c.width = grown[2];
   c.scheme = ANEURALNETWORKS_PADDING_VALID;
   c.stride = 2;
   c.activation = ANEURALNETWORKS_FUSED_RELU6;
@@ -391,12 +384,7 @@ TEST(NativeStagePlanTest, KeepsAFoldedPadWithItsConvolutionInOneStage) {
   // alone does.
   test::InternalModel m;
   const uint32_t input = m.tensor({1, 10, 10, 16});
-  const uint32_t padded = m.tensor({1, 12, 12, 16});
-  const std::vector<int32_t> paddings = {0, 0, 1, 1, 1, 1, 0, 0};
-  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
-  std::memcpy(bytes.data(), paddings.data(), bytes.size());
-  m.operation(ANEURALNETWORKS_PAD,
-              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  const uint32_t padded = test::addPad(m, input, {1, 10, 10, 16}, {0, 0, 1, 1, 1, 1, 0, 0});
   ConvCase valid = depthwise("", 12, 16);
   valid.scheme = ANEURALNETWORKS_PADDING_VALID;
   const uint32_t first = addConv(m, padded, valid, 3);
@@ -442,12 +430,7 @@ std::shared_ptr<const Model> paddedResidualModel(int32_t before, int32_t after) 
   pointwise.height = 9;
   pointwise.width = 11;
   const uint32_t convolved = addConv(m, input, pointwise, 19);
-  const std::vector<int32_t> paddings = {0, 0, 0, 0, 0, 0, before, after};
-  std::vector<uint8_t> bytes(paddings.size() * sizeof(int32_t));
-  std::memcpy(bytes.data(), paddings.data(), bytes.size());
-  const uint32_t padded = m.tensor({2, 9, 11, channels});
-  m.operation(ANEURALNETWORKS_PAD,
-              {input, m.constantBytes({4, 2}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {padded});
+  const uint32_t padded = test::addPad(m, input, {2, 9, 11, 24}, {0, 0, 0, 0, 0, 0, before, after});
   const uint32_t sum =
       addSum(m, padded, convolved, {2, 9, 11, channels}, ANEURALNETWORKS_FUSED_NONE);
   const uint32_t relu = m.tensor({2, 9, 11, channels});
