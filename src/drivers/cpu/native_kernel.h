@@ -81,6 +81,9 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
                                                             const Operation& op,
                                                             const Operation* pad);
+// Whether makeNativePointwise can make kernels here: AVX-512, in builds with
+// the x86-64-v4 clones (not the sanitizer ones).
+bool nativePointwiseAvailable();
 // A CONV_2D of `conv` with a 1x1 filter, stride 1 and no padding, on AVX-512.
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,

@@ -312,11 +312,15 @@ bool pointwisePreferred(const PointwiseShape& s) {
 
 }  // namespace
 
+bool nativePointwiseAvailable() {
+  return nativeWideVectors();
+}
+
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv) {
   const Window& w = conv.window;
-  ANNRT_CPU_REQUIRE(nativeWideVectors(), "native pointwise convolutions need AVX-512");
+  ANNRT_CPU_REQUIRE(nativePointwiseAvailable(), "native pointwise convolutions need AVX-512");
   ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == 1 &&
                         w.filterWidth == 1 && w.strideHeight == 1 && w.strideWidth == 1 &&
                         w.padTop + w.padBottom + w.padLeft + w.padRight == 0,
