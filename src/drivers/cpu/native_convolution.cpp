@@ -260,7 +260,7 @@ template <class Vec, int K, int S, int P, bool CHECKED>
                                                          uint32_t c) {
   constexpr int kColumns = (P - 1) * S + K;
   const uint32_t C = s.inChannels;
-  const int64_t firstColumn = int64_t{ox} * S - s.window.padLeft;
+  const Taps columns{int64_t{ox} * S - s.window.padLeft, 1, s.inWidth};
   Vec acc[P];
   const Vec start = loadVector<Vec>(bias + c);
 #pragma GCC unroll 8
@@ -272,8 +272,8 @@ template <class Vec, int K, int S, int P, bool CHECKED>
     Vec in[kColumns];
 #pragma GCC unroll 20
     for (int j = 0; j < kColumns; ++j) {
-      const int64_t x = firstColumn + j;
-      in[j] = !CHECKED || (x >= 0 && x < s.inWidth) ? loadVector<Vec>(line + x * C) : Vec{};
+      const auto k = static_cast<uint32_t>(j);
+      in[j] = !CHECKED || columns.inside(k) ? loadVector<Vec>(line + columns.at(k) * C) : Vec{};
     }
 #pragma GCC unroll 5
     for (int kx = 0; kx < K; ++kx) {
@@ -298,13 +298,11 @@ template <int K, int S, int P>
 [[gnu::always_inline]] inline void depthwiseColumnsRow(const ConvShape& s, const float* image,
                                                        const float* weights, const float* bias,
                                                        float* out, uint32_t oy) {
-  constexpr int64_t kColumns = (P - 1) * S + K;
   const Taps rows = rowTaps(s, oy);
   auto across = [&]<class Vec>(uint32_t c) {
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
-      const int64_t first = int64_t{ox} * S - s.window.padLeft;
       const uint32_t count = std::min<uint32_t>(P, s.outWidth - ox);
-      if (count == P && first >= 0 && first + kColumns <= s.inWidth) {
+      if (ox >= s.interiorBegin && ox + P <= s.interiorEnd) {
         depthwiseColumnsBlock<Vec, K, S, P, false>(s, rows, ox, P, image, weights, bias, out, c);
       } else {
         depthwiseColumnsBlock<Vec, K, S, P, true>(s, rows, ox, count, image, weights, bias, out, c);
