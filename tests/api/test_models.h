@@ -22,6 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "client/graph_builder.h"
+#include "client/result_codes.h"
+
 namespace annrt::test {
 
 // ---- Owning handles ----
@@ -47,22 +50,7 @@ using Burst = std::unique_ptr<ANeuralNetworksBurst, Freer<ANeuralNetworksBurst_f
 // ---- Result checking ----
 
 inline const char* resultName(int code) {
-  static constexpr const char* kNames[] = {"NO_ERROR",
-                                           "OUT_OF_MEMORY",
-                                           "INCOMPLETE",
-                                           "UNEXPECTED_NULL",
-                                           "BAD_DATA",
-                                           "OP_FAILED",
-                                           "BAD_STATE",
-                                           "UNMAPPABLE",
-                                           "OUTPUT_INSUFFICIENT_SIZE",
-                                           "UNAVAILABLE_DEVICE",
-                                           "MISSED_DEADLINE_TRANSIENT",
-                                           "MISSED_DEADLINE_PERSISTENT",
-                                           "RESOURCE_EXHAUSTED_TRANSIENT",
-                                           "RESOURCE_EXHAUSTED_PERSISTENT",
-                                           "DEAD_OBJECT"};
-  return code >= 0 && code < static_cast<int>(std::size(kNames)) ? kNames[code] : "UNKNOWN";
+  return client::resultCodeName(code);
 }
 
 // Runs `call` with stderr captured. It must return `expected`; an error result
@@ -137,15 +125,10 @@ inline void addOperand(ANeuralNetworksModel* model, const OperandType& type) {
   EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &t), ANEURALNETWORKS_NO_ERROR);
 }
 
-// Adds `type`'s input operand, then its output, and an operation from one to
-// the other; returns nothing, the operands are the next two indexes.
-inline void addUnary(ANeuralNetworksModel* model, int32_t operation, const OperandType& input,
-                     const OperandType& output, uint32_t first) {
-  addOperand(model, input);
-  addOperand(model, output);
-  const uint32_t in = first, out = first + 1;
-  EXPECT_EQ(ANeuralNetworksModel_addOperation(model, operation, 1, &in, 1, &out),
-            ANEURALNETWORKS_NO_ERROR);
+// A model built by client::GraphBuilder, every call of which must succeed.
+inline Model built(client::GraphBuilder& b) {
+  EXPECT_TRUE(b.ok()) << b.status().error().message;
+  return Model(b.releaseModel());
 }
 
 // out = FLOOR(in): operand 0 is the model input, operand 1 the model output.
@@ -153,29 +136,28 @@ inline void addUnary(ANeuralNetworksModel* model, int32_t operation, const Opera
 inline Model floorModel(const std::vector<uint32_t>& inputDims = kDims,
                         const std::vector<uint32_t>& outputDims = kDims, bool finish = true,
                         int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) {
-  Model model = newModel();
-  addUnary(model.get(), ANEURALNETWORKS_FLOOR, {type, inputDims}, {type, outputDims}, 0);
-  const uint32_t in = 0, out = 1;
-  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
-            ANEURALNETWORKS_NO_ERROR);
-  if (finish) {
-    EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
-  }
-  return model;
+  client::GraphBuilder b;
+  const uint32_t in = b.addTensor(inputDims, {type});
+  const uint32_t out = b.addTensor(outputDims, {type});
+  b.addOperation(ANEURALNETWORKS_FLOOR, {in}, {out});
+  b.identifyInputsAndOutputs({in}, {out});
+  if (finish) b.finish();
+  return built(b);
 }
 
 // Two independent operations: OEM_OPERATION (operands 0 -> 1, which no device
 // supports) and FLOOR (operands 2 -> 3). Inputs {0, 2}, outputs {1, 3}.
 inline Model oemAndFloorModel() {
-  Model model = newModel();
-  addUnary(model.get(), ANEURALNETWORKS_OEM_OPERATION, {ANEURALNETWORKS_TENSOR_OEM_BYTE, {4}},
-           {ANEURALNETWORKS_TENSOR_OEM_BYTE, {4}}, 0);
-  addUnary(model.get(), ANEURALNETWORKS_FLOOR, floatTensor(kDims), floatTensor(kDims), 2);
-  const uint32_t in[] = {0, 2}, out[] = {1, 3};
-  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 2, in, 2, out),
-            ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
-  return model;
+  client::GraphBuilder b;
+  const client::TensorType oem{ANEURALNETWORKS_TENSOR_OEM_BYTE};
+  const uint32_t oemIn = b.addTensor({4}, oem);
+  const uint32_t oemOut = b.addTensor({4}, oem);
+  b.addOperation(ANEURALNETWORKS_OEM_OPERATION, {oemIn}, {oemOut});
+  const uint32_t floorIn = b.addTensor(kDims);
+  const uint32_t floorOut = b.addTensor(kDims);
+  b.addOperation(ANEURALNETWORKS_FLOOR, {floorIn}, {floorOut});
+  b.finish({oemIn, floorIn}, {oemOut, floorOut});
+  return built(b);
 }
 
 // ---- Devices, compilations, executions ----

@@ -4,23 +4,15 @@
 
 #include <android/NeuralNetworks.h>
 
-#include <cstdint>
 #include <string_view>
+
+#include "client/devices.h"
 
 namespace annrt::test {
 
 // The NNAPI device of that name, or null if the runtime has none.
 inline const ANeuralNetworksDevice* findDevice(std::string_view name) {
-  uint32_t count = 0;
-  if (ANeuralNetworks_getDeviceCount(&count) != ANEURALNETWORKS_NO_ERROR) return nullptr;
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* deviceName = nullptr;
-    if (ANeuralNetworks_getDevice(i, &device) != ANEURALNETWORKS_NO_ERROR) continue;
-    if (ANeuralNetworksDevice_getName(device, &deviceName) != ANEURALNETWORKS_NO_ERROR) continue;
-    if (name == deviceName) return device;
-  }
-  return nullptr;
+  return client::findDevice(name);
 }
 
 }  // namespace annrt::test

@@ -61,44 +61,21 @@ size_t elementSize(int32_t type) {
   }
 }
 
-TestGraph::TestGraph() {
-  ANeuralNetworksModel_create(&model_);
-}
-TestGraph::~TestGraph() {
-  ANeuralNetworksModel_free(model_);
-}
-
-uint32_t TestGraph::add(const ANeuralNetworksOperandType& type, const void* data, size_t length) {
-  ANeuralNetworksModel_addOperand(model_, &type);
-  if (data != nullptr) ANeuralNetworksModel_setOperandValue(model_, operandCount_, data, length);
-  return operandCount_++;
-}
-
 uint32_t TestGraph::tensor(const std::vector<uint32_t>& dims) {
-  const ANeuralNetworksOperandType type{ANEURALNETWORKS_TENSOR_FLOAT32,
-                                        static_cast<uint32_t>(dims.size()), dims.data(), 0, 0};
-  return add(type, nullptr, 0);
+  return builder_.addTensor(dims);
 }
 
 uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, std::vector<float> values) {
-  storage_.push_back(std::move(values));
-  const ANeuralNetworksOperandType type{ANEURALNETWORKS_TENSOR_FLOAT32,
-                                        static_cast<uint32_t>(dims.size()), dims.data(), 0, 0};
-  return add(type, storage_.back().data(), storage_.back().size() * sizeof(float));
+  return builder_.addFloatConstant(dims, values);
 }
 
 uint32_t TestGraph::tensor(const std::vector<uint32_t>& dims, const TensorType& type) {
-  const ANeuralNetworksOperandType operandType{type.type, static_cast<uint32_t>(dims.size()),
-                                               dims.data(), type.scale, type.zeroPoint};
-  return add(operandType, nullptr, 0);
+  return builder_.addTensor(dims, type);
 }
 
 uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, const TensorType& type,
                              std::vector<uint8_t> bytes) {
-  byteStorage_.push_back(std::move(bytes));
-  const ANeuralNetworksOperandType operandType{type.type, static_cast<uint32_t>(dims.size()),
-                                               dims.data(), type.scale, type.zeroPoint};
-  return add(operandType, byteStorage_.back().data(), byteStorage_.back().size());
+  return builder_.addConstant(dims, type, std::move(bytes));
 }
 
 uint32_t TestGraph::int32Tensor(const std::vector<uint32_t>& dims,
@@ -117,34 +94,25 @@ uint32_t TestGraph::perChannel(const std::vector<uint32_t>& dims, const std::vec
                                uint32_t channelDim, const std::vector<float>& scales) {
   const uint32_t index =
       constant(dims, {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, 0.0f, 0}, toBytes(values));
-  const ANeuralNetworksSymmPerChannelQuantParams params{
-      channelDim, static_cast<uint32_t>(scales.size()), scales.data()};
-  ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, static_cast<int32_t>(index),
-                                                           &params);
+  builder_.setPerChannelQuant(index, channelDim, scales);
   return index;
 }
 
 uint32_t TestGraph::int32(int32_t value) {
-  const ANeuralNetworksOperandType type{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
-  return add(type, &value, sizeof(value));
+  return builder_.addInt32Scalar(value);
 }
 
 uint32_t TestGraph::float32(float value) {
-  const ANeuralNetworksOperandType type{ANEURALNETWORKS_FLOAT32, 0, nullptr, 0, 0};
-  return add(type, &value, sizeof(value));
+  return builder_.addFloat32Scalar(value);
 }
 
 uint32_t TestGraph::boolean(bool value) {
-  const ANeuralNetworksOperandType type{ANEURALNETWORKS_BOOL, 0, nullptr, 0, 0};
-  const uint8_t byte = value ? 1 : 0;
-  return add(type, &byte, 1);
+  return builder_.addBoolScalar(value);
 }
 
 void TestGraph::operation(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
                           const std::vector<uint32_t>& outputs) {
-  ANeuralNetworksModel_addOperation(model_, type, inputs.size(), inputs.data(), outputs.size(),
-                                    outputs.data());
-  ++operationCount_;
+  builder_.addOperation(type, inputs, outputs);
 }
 
 uint32_t TestGraph::conv3x3(uint32_t input, uint32_t inChannels,
@@ -163,19 +131,18 @@ uint32_t TestGraph::conv3x3(uint32_t input, uint32_t inChannels,
 }
 
 void TestGraph::finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs) {
-  ANeuralNetworksModel_identifyInputsAndOutputs(model_, inputs.size(), inputs.data(),
-                                                outputs.size(), outputs.data());
-  ANeuralNetworksModel_finish(model_);
+  builder_.finish(inputs, outputs);
 }
 
 std::vector<bool> TestGraph::supportedBy(const std::string& name) const {
   const ANeuralNetworksDevice* device = findDevice(name);
-  std::unique_ptr<bool[]> flags(new bool[operationCount_]());
+  const uint32_t operations = builder_.operationCount();
+  std::unique_ptr<bool[]> flags(new bool[operations]());
   if (device == nullptr || ANeuralNetworksModel_getSupportedOperationsForDevices(
-                               model_, &device, 1, flags.get()) != ANEURALNETWORKS_NO_ERROR) {
+                               model(), &device, 1, flags.get()) != ANEURALNETWORKS_NO_ERROR) {
     return {};
   }
-  return std::vector<bool>(flags.get(), flags.get() + operationCount_);
+  return std::vector<bool>(flags.get(), flags.get() + operations);
 }
 
 std::vector<std::vector<uint8_t>> TestGraph::runBytes(
@@ -190,7 +157,7 @@ TestGraph::CompilationPtr TestGraph::compile(const std::string& name) const {
   const ANeuralNetworksDevice* device = findDevice(name);
   if (device == nullptr) return none;
   ANeuralNetworksCompilation* created = nullptr;
-  if (ANeuralNetworksCompilation_createForDevices(model_, &device, 1, &created) !=
+  if (ANeuralNetworksCompilation_createForDevices(model(), &device, 1, &created) !=
       ANEURALNETWORKS_NO_ERROR) {
     return none;
   }

@@ -1,31 +1,26 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// A small model builder over the NNAPI C API (float32 and quantized
-// tensors), and a runner that compiles it for one named device.
+// annrt-cpu's test models: client::GraphBuilder with helpers for float32 and
+// quantized tensors, and a runner that compiles for one named device.
 #pragma once
 
 #include <android/NeuralNetworks.h>
 
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "client/graph_builder.h"
 #include "common/device_lookup.h"
 
 namespace annrt::test {
 
-// An operand type with its quantization (scale 0 and zero point 0 for
-// float32 and int32).
-struct TensorType {
-  int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32;
-  float scale = 0.0f;
-  int32_t zeroPoint = 0;
-};
+using client::TensorType;
+using client::toBytes;
 
 inline TensorType quant8(bool isSigned, float scale, int32_t zeroPoint) {
   return {
@@ -38,8 +33,7 @@ size_t elementSize(int32_t type);
 
 class TestGraph {
  public:
-  TestGraph();
-  ~TestGraph();
+  TestGraph() = default;
   TestGraph(const TestGraph&) = delete;
   TestGraph& operator=(const TestGraph&) = delete;
 
@@ -69,7 +63,7 @@ class TestGraph {
   // Identifies inputs/outputs and finishes the model.
   void finish(const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs);
 
-  ANeuralNetworksModel* model() const { return model_; }
+  ANeuralNetworksModel* model() const { return builder_.model(); }
   // Later runs give their compilations ANNRT_COMPILATION_NUM_THREADS = `threads`
   // (0: no attribute).
   void setThreadHint(uint32_t threads) { threadHint_ = threads; }
@@ -101,14 +95,8 @@ class TestGraph {
                       const std::vector<std::span<uint8_t>>& outputs);
 
  private:
-  uint32_t add(const ANeuralNetworksOperandType& type, const void* data, size_t length);
-
-  ANeuralNetworksModel* model_ = nullptr;
-  uint32_t operandCount_ = 0;
-  uint32_t operationCount_ = 0;
+  client::GraphBuilder builder_;
   uint32_t threadHint_ = 0;
-  std::deque<std::vector<float>> storage_;
-  std::deque<std::vector<uint8_t>> byteStorage_;
 };
 
 inline constexpr const char* kCpu = "annrt-cpu";
@@ -120,11 +108,5 @@ std::vector<float> randomValues(size_t count, uint32_t seed, float low = -1.0f, 
 std::vector<uint8_t> randomBytes(size_t count, uint32_t seed);
 std::vector<int8_t> randomInt8(size_t count, uint32_t seed, int8_t low = -127, int8_t high = 127);
 std::vector<int32_t> randomInt32(size_t count, uint32_t seed, int32_t low, int32_t high);
-template <typename T>
-std::vector<uint8_t> toBytes(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
 
 }  // namespace annrt::test

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "client/graph_builder.h"
 #include "common/device_lookup.h"
 #include "common/temp_path.h"
 
@@ -54,41 +55,24 @@ std::vector<std::string> lastPlanDevices() {
 class SmallModel {
  public:
   SmallModel() {
-    ANeuralNetworksModel_create(&model_);
-    const uint32_t dims[] = {1, 2, 2, 2};
-    const uint32_t filterDims[] = {2, 1, 1, 2};
-    const uint32_t biasDims[] = {2};
-    const ANeuralNetworksOperandType tensor{ANEURALNETWORKS_TENSOR_FLOAT32, 4, dims, 0, 0};
-    const ANeuralNetworksOperandType filter{ANEURALNETWORKS_TENSOR_FLOAT32, 4, filterDims, 0, 0};
-    const ANeuralNetworksOperandType bias{ANEURALNETWORKS_TENSOR_FLOAT32, 1, biasDims, 0, 0};
-    const ANeuralNetworksOperandType scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
-    add(tensor);                                                 // 0 input
-    add(filter, kFilter, sizeof(kFilter));                       // 1
-    add(bias, kBias, sizeof(kBias));                             // 2
-    for (int32_t v : {0, 0, 0, 0, 1, 1, 0}) add(scalar, &v, 4);  // 3..9 pads, strides, act
-    add(tensor);                                                 // 10 conv out
-    add(tensor, kOffset, sizeof(kOffset));                       // 11
-    add(scalar, &kZero, 4);                                      // 12
-    add(tensor);                                                 // 13 add out
-    add(tensor);                                                 // 14 output
-    const uint32_t convIn[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-    const uint32_t convOut[] = {10};
-    const uint32_t addIn[] = {10, 11, 12};
-    const uint32_t addOut[] = {13};
-    const uint32_t logisticOut[] = {14};
-    const uint32_t inputs[] = {0};
-    EXPECT_EQ(
-        ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_CONV_2D, 10, convIn, 1, convOut),
-        0);
-    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_ADD, 3, addIn, 1, addOut),
-              0);
-    EXPECT_EQ(ANeuralNetworksModel_addOperation(model_, ANEURALNETWORKS_LOGISTIC, 1, addOut, 1,
-                                                logisticOut),
-              0);
-    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model_, 1, inputs, 1, logisticOut), 0);
-    EXPECT_EQ(ANeuralNetworksModel_finish(model_), 0);
+    annrt::client::GraphBuilder& b = builder_;
+    const uint32_t input = b.addFloatTensor({1, 2, 2, 2});
+    const uint32_t filter = b.addFloatConstant({2, 1, 1, 2}, {1.0f, 0.5f, -0.5f, 2.0f});
+    const uint32_t bias = b.addFloatConstant({2}, {0.1f, -0.2f});
+    std::vector<uint32_t> convIn = {input, filter, bias};
+    for (int32_t v : {0, 0, 0, 0, 1, 1, 0})
+      convIn.push_back(b.addInt32Scalar(v));  // pads, strides, act
+    const uint32_t conv = b.addFloatTensor({1, 2, 2, 2});
+    b.addOperation(ANEURALNETWORKS_CONV_2D, convIn, {conv});
+    const uint32_t offset = b.addFloatConstant({1, 2, 2, 2}, {1, 2, 3, 4, -1, -2, -3, -4});
+    const uint32_t sum = b.addFloatTensor({1, 2, 2, 2});
+    b.addOperation(ANEURALNETWORKS_ADD, {conv, offset, b.addInt32Scalar(0)}, {sum});
+    const uint32_t output = b.addFloatTensor({1, 2, 2, 2});
+    b.addOperation(ANEURALNETWORKS_LOGISTIC, {sum}, {output});
+    b.finish({input}, {output});
+    EXPECT_TRUE(b.ok()) << b.status().error().message;
+    model_ = b.model();
   }
-  ~SmallModel() { ANeuralNetworksModel_free(model_); }
 
   ANeuralNetworksModel* get() const { return model_; }
 
@@ -114,20 +98,8 @@ class SmallModel {
   }
 
  private:
-  void add(const ANeuralNetworksOperandType& type, const void* value = nullptr, size_t length = 0) {
-    ASSERT_EQ(ANeuralNetworksModel_addOperand(model_, &type), 0);
-    if (value) {
-      ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model_, next_, value, length), 0);
-    }
-    ++next_;
-  }
-
-  static constexpr float kFilter[4] = {1.0f, 0.5f, -0.5f, 2.0f};
-  static constexpr float kBias[2] = {0.1f, -0.2f};
-  static constexpr float kOffset[8] = {1, 2, 3, 4, -1, -2, -3, -4};
-  static constexpr int32_t kZero = 0;
+  annrt::client::GraphBuilder builder_;
   ANeuralNetworksModel* model_ = nullptr;
-  int32_t next_ = 0;
 };
 
 class DriverPluginTest : public ::testing::Test {

@@ -3,7 +3,8 @@
 #
 # cmake -DLIBRARY=... -DFACTS_CSV=... -DNM=nm -DREADELF=readelf -P exported_symbols_test.cmake
 # Fails unless the library's dynamic symbol table defines every Function row of
-# the facts CSV and no other global symbol, and its SONAME is libneuralnetworks.so.
+# the facts CSV, the EXTRA_SYMBOLS (comma-separated) and no other global symbol, and its
+# SONAME is libneuralnetworks.so.
 
 if(NOT EXISTS "${FACTS_CSV}")
   message("SKIPPED: no facts CSV at ${FACTS_CSV}")
@@ -28,6 +29,8 @@ list(LENGTH expected expected_count)
 if(expected_count EQUAL 0)
   message(FATAL_ERROR "no Function rows in ${FACTS_CSV}")
 endif()
+string(REPLACE "," ";" extra_symbols "${EXTRA_SYMBOLS}")
+list(APPEND expected ${extra_symbols})
 
 # Actual: defined global dynamic symbols (upper-case nm type letters, plus 'u'
 # for unique globals). Version-node names (type A) are not symbols.
@@ -84,5 +87,5 @@ list(LENGTH exported exported_count)
 if(failed)
   message(FATAL_ERROR "exported symbol check failed")
 endif()
-message("OK: ${exported_count} exported symbols, all ${expected_count} NNAPI functions, "
-        "SONAME libneuralnetworks.so")
+message("OK: ${exported_count} exported symbols, all ${expected_count} NNAPI functions and "
+        "${EXTRA_SYMBOLS}, SONAME libneuralnetworks.so")

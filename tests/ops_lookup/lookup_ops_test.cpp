@@ -15,7 +15,7 @@
 #include <numeric>
 #include <vector>
 
-#include "common/reference_compilation.h"
+#include "common/single_op.h"
 
 namespace {
 
@@ -28,165 +28,23 @@ constexpr int32_t kI32 = ANEURALNETWORKS_TENSOR_INT32;
 constexpr int32_t kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
 constexpr int32_t kQ8S = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
 
-// An operand: its type, and for inputs and constants its value.
-struct Tensor {
-  int32_t type = kF32;
-  std::vector<uint32_t> dims;
-  std::vector<uint8_t> bytes;
-  float scale = 0.0f;
-  int32_t zeroPoint = 0;
-};
+using annrt::test::Operand;
+using annrt::test::tensor;
+using annrt::test::values;
+using Graph = annrt::test::ReferenceGraph;
 
-template <typename T>
-Tensor tensor(int32_t type, std::vector<uint32_t> dims, const std::vector<T>& values,
-              float scale = 0.0f, int32_t zeroPoint = 0) {
-  Tensor t{type, std::move(dims), std::vector<uint8_t>(values.size() * sizeof(T)), scale,
-           zeroPoint};
-  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
-  return t;
-}
-
-Tensor ints(const std::vector<int32_t>& values) {
+Operand ints(const std::vector<int32_t>& values) {
   return tensor(kI32, {static_cast<uint32_t>(values.size())}, values);
 }
 
-Tensor int32Scalar(int32_t value) {
+Operand int32Scalar(int32_t value) {
   return tensor(ANEURALNETWORKS_INT32, {}, std::vector<int32_t>{value});
 }
 
 // An operand with only a type, for outputs and temporaries.
-Tensor typed(int32_t type, std::vector<uint32_t> dims, float scale = 0.0f, int32_t zeroPoint = 0) {
-  return Tensor{type, std::move(dims), {}, scale, zeroPoint};
+Operand typed(int32_t type, std::vector<uint32_t> dims, float scale = 0.0f, int32_t zeroPoint = 0) {
+  return Operand{type, std::move(dims), {}, scale, zeroPoint};
 }
-
-size_t byteSize(const Tensor& t) {
-  const size_t element = t.type == kF32 || t.type == kI32 ? 4 : t.type == kF16 ? 2 : 1;
-  return std::accumulate(t.dims.begin(), t.dims.end(), element, std::multiplies<size_t>());
-}
-
-template <typename T>
-std::vector<T> values(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
-// A model built operand by operand, compiled for nnapi-reference and run
-// once. Each step records the first error code it meets.
-class Graph {
- public:
-  Graph() { ANeuralNetworksModel_create(&model_); }
-  ~Graph() {
-    ANeuralNetworksExecution_free(execution_);
-    ANeuralNetworksCompilation_free(compilation_);
-    ANeuralNetworksModel_free(model_);
-  }
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-
-  uint32_t input(const Tensor& t) {
-    inputs_.push_back(add(t));
-    inputBytes_.push_back(t.bytes);
-    return inputs_.back();
-  }
-  uint32_t constant(const Tensor& t) {
-    const uint32_t index = add(t);
-    record(ANeuralNetworksModel_setOperandValue(model_, int32_t(index), t.bytes.data(),
-                                                t.bytes.size()));
-    return index;
-  }
-  // An optional operand left out of the model (NO_VALUE).
-  uint32_t omitted(const Tensor& t) {
-    const uint32_t index = add(t);
-    record(ANeuralNetworksModel_setOperandValue(model_, int32_t(index), nullptr, 0));
-    return index;
-  }
-  // A model input that each execution leaves out (setInput with no buffer).
-  uint32_t omittedInput(const Tensor& t) {
-    inputs_.push_back(add(t));
-    inputBytes_.emplace_back();
-    return inputs_.back();
-  }
-  uint32_t temporary(const Tensor& t) { return add(t); }
-  uint32_t output(const Tensor& t) { return output(t, byteSize(t)); }
-  // A model output with a buffer of `bytes` bytes (by default, what its
-  // declared dimensions need).
-  uint32_t output(const Tensor& t, size_t bytes) {
-    outputs_.push_back(add(t));
-    outputBytes_.emplace_back(bytes);
-    return outputs_.back();
-  }
-
-  Graph& operation(int32_t type, const std::vector<uint32_t>& in,
-                   const std::vector<uint32_t>& out) {
-    record(ANeuralNetworksModel_addOperation(model_, type, in.size(), in.data(), out.size(),
-                                             out.data()));
-    return *this;
-  }
-
-  // Finishes, compiles and computes; the first error code of any step.
-  int run() {
-    if (status_ == kOk) status_ = finish();
-    if (status_ == kOk) status_ = compile();
-    if (status_ == kOk) status_ = compute();
-    return status_;
-  }
-
-  template <typename T>
-  std::vector<T> result(size_t output = 0) const {
-    return values<T>(outputBytes_[output]);
-  }
-  std::vector<uint32_t> outputDims(int32_t output = 0) const {
-    uint32_t rank = 0;
-    ANeuralNetworksExecution_getOutputOperandRank(execution_, output, &rank);
-    std::vector<uint32_t> dims(rank);
-    ANeuralNetworksExecution_getOutputOperandDimensions(execution_, output, dims.data());
-    return dims;
-  }
-
- private:
-  uint32_t add(const Tensor& t) {
-    const ANeuralNetworksOperandType type{t.type, static_cast<uint32_t>(t.dims.size()),
-                                          t.dims.empty() ? nullptr : t.dims.data(), t.scale,
-                                          t.zeroPoint};
-    record(ANeuralNetworksModel_addOperand(model_, &type));
-    return count_++;
-  }
-  void record(int status) {
-    if (status_ == kOk) status_ = status;
-  }
-  int finish() {
-    const int status = ANeuralNetworksModel_identifyInputsAndOutputs(
-        model_, inputs_.size(), inputs_.data(), outputs_.size(), outputs_.data());
-    return status != kOk ? status : ANeuralNetworksModel_finish(model_);
-  }
-  int compile() {
-    const int status = annrt::test::createReferenceCompilation(model_, &compilation_);
-    return status != kOk ? status : ANeuralNetworksCompilation_finish(compilation_);
-  }
-  int compute() {
-    int status = ANeuralNetworksExecution_create(compilation_, &execution_);
-    for (size_t i = 0; i < inputBytes_.size() && status == kOk; ++i) {
-      const std::vector<uint8_t>& bytes = inputBytes_[i];
-      status = ANeuralNetworksExecution_setInput(
-          execution_, int32_t(i), nullptr, bytes.empty() ? nullptr : bytes.data(), bytes.size());
-    }
-    for (size_t i = 0; i < outputBytes_.size() && status == kOk; ++i) {
-      std::vector<uint8_t>& bytes = outputBytes_[i];
-      status = ANeuralNetworksExecution_setOutput(
-          execution_, int32_t(i), nullptr, bytes.empty() ? nullptr : bytes.data(), bytes.size());
-    }
-    return status != kOk ? status : ANeuralNetworksExecution_compute(execution_);
-  }
-
-  ANeuralNetworksModel* model_ = nullptr;
-  ANeuralNetworksCompilation* compilation_ = nullptr;
-  ANeuralNetworksExecution* execution_ = nullptr;
-  uint32_t count_ = 0;
-  int status_ = kOk;
-  std::vector<uint32_t> inputs_, outputs_;
-  std::vector<std::vector<uint8_t>> inputBytes_, outputBytes_;
-};
 
 // ---------------------------------------------------------------------------
 // EMBEDDING_LOOKUP
@@ -242,7 +100,7 @@ TEST(EmbeddingLookupTest, HigherRankValuesKeepTrailingDimensions) {
 }
 
 // Builds EMBEDDING_LOOKUP from the given operands; the status of addOperation.
-int embeddingSignature(const Tensor& lookups, const Tensor& values, const Tensor& output) {
+int embeddingSignature(const Operand& lookups, const Operand& values, const Operand& output) {
   Graph g;
   g.operation(ANEURALNETWORKS_EMBEDDING_LOOKUP, {g.input(lookups), g.input(values)},
               {g.output(output)});
@@ -250,8 +108,8 @@ int embeddingSignature(const Tensor& lookups, const Tensor& values, const Tensor
 }
 
 TEST(EmbeddingLookupTest, RejectsBadSignatures) {
-  const Tensor lookups = ints({0});
-  const Tensor values = tensor(kF32, {2, 2}, std::vector<float>(4));
+  const Operand lookups = ints({0});
+  const Operand values = tensor(kF32, {2, 2}, std::vector<float>(4));
   EXPECT_EQ(embeddingSignature(lookups, values, typed(kF32, {1, 2})), kOk);
   EXPECT_EQ(
       embeddingSignature(tensor(kF32, {1}, std::vector<float>{0}), values, typed(kF32, {1, 2})),
@@ -382,8 +240,8 @@ TEST(HashtableLookupTest, UnsortedKeysFailTheExecution) {
   EXPECT_EQ(hashtable<float>(kF32, {1}, {3, 1, 2}, &out), kOpFailed);
 }
 
-int hashtableSignature(const Tensor& keys, const Tensor& values, const Tensor& output,
-                       const Tensor& hits) {
+int hashtableSignature(const Operand& keys, const Operand& values, const Operand& output,
+                       const Operand& hits) {
   Graph g;
   g.operation(ANEURALNETWORKS_HASHTABLE_LOOKUP,
               {g.input(ints({1})), g.input(keys), g.input(values)},
@@ -392,10 +250,10 @@ int hashtableSignature(const Tensor& keys, const Tensor& values, const Tensor& o
 }
 
 TEST(HashtableLookupTest, RejectsBadSignaturesAndShapes) {
-  const Tensor keys = ints({1, 2});
-  const Tensor values = tensor(kF32, {2, 2}, std::vector<float>(4));
-  const Tensor out = typed(kF32, {1, 2});
-  const Tensor hits = typed(kQ8, {1}, 1.0f, 0);
+  const Operand keys = ints({1, 2});
+  const Operand values = tensor(kF32, {2, 2}, std::vector<float>(4));
+  const Operand out = typed(kF32, {1, 2});
+  const Operand hits = typed(kQ8, {1}, 1.0f, 0);
   EXPECT_EQ(hashtableSignature(keys, values, out, hits), kOk);
   EXPECT_EQ(hashtableSignature(keys, values, out, typed(kQ8, {1}, 0.5f, 0)), kBadData)
       << "hits scale";
@@ -424,9 +282,9 @@ constexpr int32_t kSparseDeprecated = 1, kDense = 2, kSparse = 3;
 
 // hash [functions, bits] seeds; input rows; optional weight (empty: omitted).
 struct Projection {
-  Tensor hash;
-  Tensor input;
-  Tensor weight;
+  Operand hash;
+  Operand input;
+  Operand weight;
   int32_t type = kDense;
 };
 
@@ -445,14 +303,14 @@ int project(const Projection& p, std::vector<int32_t>* out) {
 }
 
 // Eight seeds, so that sparse signatures carry several bits.
-Tensor seeds(int32_t type = kF32) {
+Operand seeds(int32_t type = kF32) {
   const std::vector<float> v = {0.123f, 0.456f, -0.321f, -0.654f, 1.234f, 5.678f, -4.321f, -8.765f};
   if (type == kF32) return tensor(kF32, {2, 4}, v);
   std::vector<_Float16> h(v.begin(), v.end());
   return tensor(kF16, {2, 4}, h);
 }
 
-Tensor quantRows() {
+Operand quantRows() {
   return tensor(kQ8, {3, 2}, std::vector<uint8_t>{12, 34, 56, 78, 90, 255}, 0.5f, 0);
 }
 
@@ -471,7 +329,7 @@ TEST(LshProjectionTest, DenseBitsOfQuantizedRowsWithFloatAndHalfSeeds) {
 // SPARSE_DEPRECATED packs the dense bits of each function, most significant
 // first; SPARSE adds k << bits for function k.
 TEST(LshProjectionTest, SparseTypesPackTheDenseBits) {
-  const Tensor input = tensor(kF32, {2, 3}, std::vector<float>{1.5f, -2, 3, 0.25f, 8, -1});
+  const Operand input = tensor(kF32, {2, 3}, std::vector<float>{1.5f, -2, 3, 0.25f, 8, -1});
   std::vector<int32_t> dense, deprecated, sparse;
   ASSERT_EQ(project({seeds(), input, {}, kDense}, &dense), kOk);
   ASSERT_EQ(project({seeds(), input, {}, kSparseDeprecated}, &deprecated), kOk);
@@ -488,7 +346,8 @@ TEST(LshProjectionTest, SparseTypesPackTheDenseBits) {
 // Weights of 1 equal no weight; a positive scale does not change any sign;
 // negated weights flip every bit (no score is exactly 0 here).
 TEST(LshProjectionTest, WeightsScaleTheScore) {
-  const Tensor input = tensor(kI32, {3, 2}, std::vector<int32_t>{12345, 54321, 67890, 9876, -1, 7});
+  const Operand input =
+      tensor(kI32, {3, 2}, std::vector<int32_t>{12345, 54321, 67890, 9876, -1, 7});
   auto weights = [](std::vector<float> w) { return tensor(kF32, {3}, w); };
   std::vector<int32_t> none, ones, scaled, negated;
   ASSERT_EQ(project({seeds(), input, {}, kDense}, &none), kOk);
@@ -504,7 +363,7 @@ TEST(LshProjectionTest, WeightsScaleTheScore) {
 
 // A weight given as a model input that the execution leaves out.
 TEST(LshProjectionTest, WeightOmittedAtExecution) {
-  const Tensor input = tensor(kI32, {2, 1}, std::vector<int32_t>{3, 4});
+  const Operand input = tensor(kI32, {2, 1}, std::vector<int32_t>{3, 4});
   std::vector<int32_t> expected;
   ASSERT_EQ(project({seeds(), input, {}, kSparse}, &expected), kOk);
   Graph g;
@@ -516,8 +375,8 @@ TEST(LshProjectionTest, WeightOmittedAtExecution) {
   EXPECT_EQ(g.result<int32_t>(), expected);
 }
 
-int lshSignature(const Tensor& hash, const Tensor& input, const Tensor& weight, int32_t type,
-                 const Tensor& output) {
+int lshSignature(const Operand& hash, const Operand& input, const Operand& weight, int32_t type,
+                 const Operand& output) {
   Graph g;
   g.operation(ANEURALNETWORKS_LSH_PROJECTION,
               {g.input(hash), g.input(input), g.input(weight), g.constant(int32Scalar(type))},
@@ -526,9 +385,9 @@ int lshSignature(const Tensor& hash, const Tensor& input, const Tensor& weight, 
 }
 
 TEST(LshProjectionTest, RejectsBadSignaturesAndValues) {
-  const Tensor input = tensor(kF32, {2}, std::vector<float>{1, 2});
-  const Tensor weight = tensor(kF32, {2}, std::vector<float>{1, 1});
-  const Tensor out = typed(kI32, {2});
+  const Operand input = tensor(kF32, {2}, std::vector<float>{1, 2});
+  const Operand weight = tensor(kF32, {2}, std::vector<float>{1, 1});
+  const Operand out = typed(kI32, {2});
   EXPECT_EQ(lshSignature(seeds(), input, weight, kSparse, out), kOk);
   EXPECT_EQ(lshSignature(seeds(), input, weight, 0, out), kBadData) << "type 0";
   EXPECT_EQ(lshSignature(seeds(), input, weight, 4, out), kBadData) << "type 4";
@@ -557,9 +416,9 @@ TEST(LshProjectionTest, RejectsBadSignaturesAndValues) {
 // SPARSE needs bits + ceil(log2(functions)) <= 32 to keep the offsets apart;
 // SPARSE_DEPRECATED only needs the bits to fit.
 TEST(LshProjectionTest, SparseSignaturesMustFitInt32) {
-  const Tensor input = tensor(kF32, {1}, std::vector<float>{1});
-  const Tensor weight = tensor(kF32, {1}, std::vector<float>{1});
-  const Tensor hash3x31 = tensor(kF32, {3, 31}, std::vector<float>(93, 0.5f));
+  const Operand input = tensor(kF32, {1}, std::vector<float>{1});
+  const Operand weight = tensor(kF32, {1}, std::vector<float>{1});
+  const Operand hash3x31 = tensor(kF32, {3, 31}, std::vector<float>(93, 0.5f));
   EXPECT_EQ(lshSignature(hash3x31, input, weight, kSparse, typed(kI32, {3})), kBadData);
   EXPECT_EQ(lshSignature(hash3x31, input, weight, kSparseDeprecated, typed(kI32, {3})), kOk);
   EXPECT_EQ(lshSignature(tensor(kF32, {1, 33}, std::vector<float>(33)), input, weight,
@@ -582,7 +441,7 @@ TEST(LshProjectionTest, OnlyTheWeightMayBeOmitted) {
 // ---------------------------------------------------------------------------
 // RANDOM_MULTINOMIAL
 
-int multinomial(const Tensor& logits, int32_t samples, const std::vector<int32_t>& seedValues,
+int multinomial(const Operand& logits, int32_t samples, const std::vector<int32_t>& seedValues,
                 std::vector<int32_t>* out) {
   Graph g;
   const uint32_t batches = logits.dims[0];
@@ -596,7 +455,7 @@ int multinomial(const Tensor& logits, int32_t samples, const std::vector<int32_t
 }
 
 TEST(RandomMultinomialTest, SameSeedsSameSamplesOtherSeedsOtherSamples) {
-  const Tensor logits = tensor(kF32, {2, 8}, std::vector<float>(16, 0.0f));
+  const Operand logits = tensor(kF32, {2, 8}, std::vector<float>(16, 0.0f));
   std::vector<int32_t> a, b, c;
   ASSERT_EQ(multinomial(logits, 256, {1, 2}, &a), kOk);
   ASSERT_EQ(multinomial(logits, 256, {1, 2}, &b), kOk);
@@ -613,7 +472,7 @@ TEST(RandomMultinomialTest, FrequenciesFollowSoftmaxPerRow) {
   const std::vector<float> rows = {0, std::log(3.0f), -INFINITY, 0, 1000, 1000, 1000, 1000};
   const int32_t samples = 20000;
   for (int32_t type : {kF32, kF16}) {
-    const Tensor logits =
+    const Operand logits =
         type == kF32 ? tensor(kF32, {2, 4}, rows)
                      : tensor(kF16, {2, 4}, std::vector<_Float16>(rows.begin(), rows.end()));
     std::vector<int32_t> out;
@@ -644,7 +503,7 @@ TEST(RandomMultinomialTest, NoFiniteLogitFailsTheExecution) {
 }
 
 TEST(RandomMultinomialTest, RejectsBadSignaturesAndValues) {
-  const Tensor logits = tensor(kF32, {1, 2}, std::vector<float>{0, 0});
+  const Operand logits = tensor(kF32, {1, 2}, std::vector<float>{0, 0});
   std::vector<int32_t> out;
   EXPECT_EQ(multinomial(logits, -1, {1, 2}, &out), kBadData) << "negative sample count";
   EXPECT_EQ(multinomial(logits, 4, {1, 2, 3}, &out), kBadData) << "three seeds";

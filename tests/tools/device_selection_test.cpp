@@ -4,9 +4,9 @@
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 
+#include "client/graph_builder.h"
 #include "compilation.h"
 #include "devices.h"
-#include "graph_builder.h"
 
 namespace annrt::tools {
 namespace {
@@ -75,7 +75,7 @@ TEST(DeviceSelectionTest, DisableCpuWithOnlyCpuDevicesIsAnError) {
 
 // ADD, which annrt-cpu claims, then EXP, which it does not.
 ANeuralNetworksModel* addThenExp() {
-  GraphBuilder g;
+  client::GraphBuilder g;
   const uint32_t in = g.addFloatTensor({1, 4});
   const uint32_t sum = g.addFloatTensor({1, 4});
   const uint32_t out = g.addFloatTensor({1, 4});

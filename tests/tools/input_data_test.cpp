@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-#include "cache_token.h"
+#include "client/cache_token.h"
 #include "common/temp_path.h"
 
 namespace annrt::tools {
@@ -89,10 +89,10 @@ TEST(InputDataTest, ReadTensorFileChecksSize) {
 }
 
 TEST(CacheTokenTest, HashesToThirtyTwoStableBytes) {
-  const CacheToken a = hashCacheToken("face_detection");
-  EXPECT_EQ(a, hashCacheToken("face_detection"));
-  EXPECT_NE(a, hashCacheToken("face_detection2"));
-  EXPECT_NE(hashCacheToken(""), hashCacheToken(std::string(1, '\0')));
+  const client::CacheToken a = client::hashCacheToken("face_detection");
+  EXPECT_EQ(a, client::hashCacheToken("face_detection"));
+  EXPECT_NE(a, client::hashCacheToken("face_detection2"));
+  EXPECT_NE(client::hashCacheToken(""), client::hashCacheToken(std::string(1, '\0')));
   EXPECT_EQ(a.size(), 32u);
 }
 

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "client/devices.h"
+#include "client/result_codes.h"
 #include "pool.h"
 #include "runner.h"
 #include "test_case.h"
@@ -306,22 +308,6 @@ std::vector<Job> makeJobs(const std::vector<TestCase>& cases, const Config& conf
 
 // ---- Runtime setup (runs in each worker) ----
 
-std::vector<std::pair<std::string, const ANeuralNetworksDevice*>> listDevices() {
-  std::vector<std::pair<std::string, const ANeuralNetworksDevice*>> devices;
-  uint32_t count = 0;
-  if (ANeuralNetworks_getDeviceCount(&count) != ANEURALNETWORKS_NO_ERROR) return devices;
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* name = nullptr;
-    if (ANeuralNetworks_getDevice(i, &device) != ANEURALNETWORKS_NO_ERROR ||
-        ANeuralNetworksDevice_getName(device, &name) != ANEURALNETWORKS_NO_ERROR) {
-      continue;
-    }
-    devices.emplace_back(name != nullptr ? name : "", device);
-  }
-  return devices;
-}
-
 void silenceStderr() {
   const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
   if (null < 0) return;
@@ -334,18 +320,23 @@ WorkerHello setUpRuntime(const Config& config, RunOptions* options) {
   WorkerHello hello;
   hello.runtimeFeatureLevel = ANeuralNetworks_getRuntimeFeatureLevel();
   options->runtimeFeatureLevel = hello.runtimeFeatureLevel;
-  const auto devices = listDevices();
-  for (const auto& [name, device] : devices) hello.devices.push_back(name);
+  auto devices = client::listDevices();
+  if (!devices.ok()) {
+    hello.ok = false;
+    hello.error = devices.error().message;
+    return hello;
+  }
+  for (const client::DeviceInfo& device : *devices) hello.devices.push_back(device.name);
   for (const std::string& wanted : config.devices) {
-    auto it = std::find_if(devices.begin(), devices.end(),
-                           [&](const auto& entry) { return entry.first == wanted; });
-    if (it == devices.end()) {
+    auto it = std::find_if(devices->begin(), devices->end(),
+                           [&](const client::DeviceInfo& device) { return device.name == wanted; });
+    if (it == devices->end()) {
       hello.ok = false;
       hello.error = fmt::format("device '{}' not found; the runtime has: {}", wanted,
                                 fmt::join(hello.devices, ", "));
       return hello;
     }
-    options->devices.push_back(it->second);
+    options->devices.push_back(it->handle);
   }
   return hello;
 }
@@ -419,7 +410,7 @@ bool writeReport(const std::string& path, const Config& config, const WorkerHell
     if (result.status == Status::kFailed) {
       entry["stage"] = result.stage;
       entry["code"] = result.code;
-      entry["codeName"] = resultCodeName(result.code);
+      entry["codeName"] = client::resultCodeName(result.code);
     }
     if (result.mismatch) {
       const Mismatch& m = *result.mismatch;
@@ -501,12 +492,13 @@ bool writeExpected(const std::string& path, const std::vector<Job>& jobs,
 
 int listDevicesAndExit() {
   fmt::print("runtime feature level {}\n", ANeuralNetworks_getRuntimeFeatureLevel());
-  for (const auto& [name, device] : listDevices()) {
-    int64_t level = 0;
-    int32_t type = 0;
-    ANeuralNetworksDevice_getFeatureLevel(device, &level);
-    ANeuralNetworksDevice_getType(device, &type);
-    fmt::print("{} (type {}, feature level {})\n", name, type, level);
+  auto devices = client::listDevices();
+  if (!devices.ok()) {
+    fmt::print(stderr, "annrt-cts: {}\n", devices.error().message);
+    return kExitRegression;
+  }
+  for (const client::DeviceInfo& device : *devices) {
+    fmt::print("{} (type {}, feature level {})\n", device.name, device.type, device.featureLevel);
   }
   return kExitOk;
 }

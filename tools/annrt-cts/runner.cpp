@@ -13,6 +13,9 @@
 #include <deque>
 #include <memory>
 
+#include "client/cache_token.h"
+#include "client/result_codes.h"
+
 namespace annrt::cts {
 namespace {
 
@@ -59,7 +62,8 @@ using Step = std::optional<Failure>;  // nullopt: success
 
 Step apiStep(int code, const char* stage, const std::string& what) {
   if (code == ANEURALNETWORKS_NO_ERROR) return std::nullopt;
-  return Failure{stage, code, fmt::format("{} returned {} ({})", what, resultCodeName(code), code)};
+  return Failure{stage, code,
+                 fmt::format("{} returned {} ({})", what, client::resultCodeName(code), code)};
 }
 
 // Stages.
@@ -293,16 +297,6 @@ struct BuiltModel {
 };
 
 // ---- Compilation ----
-
-std::array<uint8_t, ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN> cacheToken(const std::string& key) {
-  std::array<uint8_t, ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN> token{};
-  for (size_t lane = 0; lane < token.size() / 8; ++lane) {
-    uint64_t hash = 1469598103934665603ull ^ (lane * 0x9e3779b97f4a7c15ull);
-    for (unsigned char c : key) hash = (hash ^ c) * 1099511628211ull;
-    std::memcpy(token.data() + lane * 8, &hash, 8);
-  }
-  return token;
-}
 
 Step compile(ANeuralNetworksModel* model, const RunOptions& options, const uint8_t* token,
              const char* stage, CompilationPtr* compilation) {
@@ -687,7 +681,7 @@ Step runValid(const TestCase& testCase, bool dynamicOutputShape, const std::stri
   }
   if (!options.cache) return std::nullopt;
   // Compile twice with the same token so that the second one may come from the cache.
-  const auto token = cacheToken(cacheKey);
+  const auto token = client::hashCacheToken(cacheKey);
   CompilationPtr first;
   CompilationPtr second;
   if (Step failure =
@@ -766,12 +760,12 @@ CaseResult runLoopTimeout(const TestCase& testCase, const RunOptions& options) {
   const int code = run.compute();
   if (code == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
       code == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT) {
-    return passed(fmt::format("loop timed out with {}", resultCodeName(code)));
+    return passed(fmt::format("loop timed out with {}", client::resultCodeName(code)));
   }
   return failed(Failure{kStageLoopTimeout, code,
                         fmt::format("compute with a {} ns loop timeout returned {}, expected "
                                     "MISSED_DEADLINE_TRANSIENT or MISSED_DEADLINE_PERSISTENT",
-                                    options.loopTimeoutNs, resultCodeName(code))});
+                                    options.loopTimeoutNs, client::resultCodeName(code))});
 }
 
 }  // namespace
@@ -847,28 +841,6 @@ const char* statusName(Status status) {
     case Status::kSkipped: return "skipped";
   }
   return "?";
-}
-
-const char* resultCodeName(int code) {
-  static constexpr const char* kNames[] = {
-      "NO_ERROR",
-      "OUT_OF_MEMORY",
-      "INCOMPLETE",
-      "UNEXPECTED_NULL",
-      "BAD_DATA",
-      "OP_FAILED",
-      "BAD_STATE",
-      "UNMAPPABLE",
-      "OUTPUT_INSUFFICIENT_SIZE",
-      "UNAVAILABLE_DEVICE",
-      "MISSED_DEADLINE_TRANSIENT",
-      "MISSED_DEADLINE_PERSISTENT",
-      "RESOURCE_EXHAUSTED_TRANSIENT",
-      "RESOURCE_EXHAUSTED_PERSISTENT",
-      "DEAD_OBJECT",
-  };
-  if (code >= 0 && code < static_cast<int>(std::size(kNames))) return kNames[code];
-  return "UNKNOWN_RESULT_CODE";
 }
 
 }  // namespace annrt::cts

@@ -61,6 +61,5 @@ CaseResult runCase(const TestCase& testCase, Variant variant, const RunOptions& 
 const char* modeName(ComputeMode mode);
 const char* variantSuffix(Variant variant);  // "" or "#dynamic_output_shape", ...
 const char* statusName(Status status);
-const char* resultCodeName(int code);
 
 }  // namespace annrt::cts

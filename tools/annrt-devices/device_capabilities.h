@@ -1,10 +1,10 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The capabilities the NNAPI C API does not expose (performance per operand
-// type), read from annrt's own device registry. annrt-devices links the
-// runtime statically for this, so it sees the same in-tree devices and
-// plug-ins (ANNRT_DRIVER_PATH, ANNRT_DISABLE_DEVICES, ...) as the library.
+// The capabilities the NDK API does not expose (performance per operand type),
+// read through the support library's device queries that libneuralnetworks.so
+// exports (<annrt/device_performance.h>): annrt-devices sees the devices of the
+// one registry in the library, plug-ins included.
 #pragma once
 
 #include <vector>
@@ -14,7 +14,7 @@
 
 namespace annrt::tools {
 
-// Indexed like `devices`; a device the registry does not know is left
+// Indexed like `devices`; a device whose ratings cannot be read is left
 // unreported.
 std::vector<DeviceCapabilities> queryCapabilities(const std::vector<DeviceInfo>& devices);
 

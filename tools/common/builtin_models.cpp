@@ -9,7 +9,7 @@
 #include <cmath>
 #include <deque>
 
-#include "graph_builder.h"
+#include "client/graph_builder.h"
 #include "tool_result.h"
 
 namespace annrt::tools {
@@ -39,10 +39,10 @@ std::vector<float> biases(size_t count, float seed) {
 
 class BuiltinModel : public ModelSource {
  public:
-  BuiltinModel(ANeuralNetworksModel* model, std::deque<std::vector<float>> constants,
+  BuiltinModel(ANeuralNetworksModel* model, std::deque<std::vector<uint8_t>> constants,
                uint64_t constantBytes, std::vector<TensorDesc> inputs,
                std::vector<TensorDesc> outputs, std::vector<OperationLabel> operations)
-      : model_(model),
+      : model_(model, ANeuralNetworksModel_free),
         constants_(std::move(constants)),
         constantBytes_(constantBytes),
         inputs_(std::move(inputs)),
@@ -56,8 +56,8 @@ class BuiltinModel : public ModelSource {
   uint64_t sizeBytes() const override { return constantBytes_; }
 
  private:
-  std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model_;
-  std::deque<std::vector<float>> constants_;  // referenced by model_
+  std::unique_ptr<ANeuralNetworksModel, decltype(&ANeuralNetworksModel_free)> model_;
+  std::deque<std::vector<uint8_t>> constants_;  // referenced by model_
   uint64_t constantBytes_;
   std::vector<TensorDesc> inputs_;
   std::vector<TensorDesc> outputs_;
@@ -65,7 +65,7 @@ class BuiltinModel : public ModelSource {
 };
 
 // CONV_2D with implicit padding; returns the output operand.
-uint32_t addConv(GraphBuilder& b, uint32_t input, uint32_t inChannels, uint32_t outChannels,
+uint32_t addConv(client::GraphBuilder& b, uint32_t input, uint32_t inChannels, uint32_t outChannels,
                  uint32_t kernel, int32_t fuse, float seed) {
   const uint32_t fanIn = kernel * kernel * inChannels;
   const uint32_t filter = b.addFloatConstant({outChannels, kernel, kernel, inChannels},
@@ -79,7 +79,7 @@ uint32_t addConv(GraphBuilder& b, uint32_t input, uint32_t inChannels, uint32_t 
   return output;
 }
 
-uint32_t addDepthwise(GraphBuilder& b, uint32_t input, float seed) {
+uint32_t addDepthwise(client::GraphBuilder& b, uint32_t input, float seed) {
   const uint32_t filter = b.addFloatConstant({1, 3, 3, kChannels}, weights(9 * kChannels, 9, seed));
   const uint32_t bias = b.addFloatConstant({kChannels}, biases(kChannels, seed));
   const uint32_t output = b.addFloatTensor({1, kSize, kSize, kChannels});
@@ -91,7 +91,7 @@ uint32_t addDepthwise(GraphBuilder& b, uint32_t input, float seed) {
   return output;
 }
 
-uint32_t addGlobalPool(GraphBuilder& b, uint32_t input) {
+uint32_t addGlobalPool(client::GraphBuilder& b, uint32_t input) {
   const uint32_t output = b.addFloatTensor({1, 1, 1, kChannels});
   b.addOperation(ANEURALNETWORKS_AVERAGE_POOL_2D,
                  {input, b.addInt32Scalar(ANEURALNETWORKS_PADDING_VALID), b.addInt32Scalar(1),
@@ -101,7 +101,7 @@ uint32_t addGlobalPool(GraphBuilder& b, uint32_t input) {
   return output;
 }
 
-uint32_t addClassifier(GraphBuilder& b, uint32_t input) {
+uint32_t addClassifier(client::GraphBuilder& b, uint32_t input) {
   const uint32_t fcWeights =
       b.addFloatConstant({kClasses, kChannels}, weights(kClasses * kChannels, kChannels, 7.0f));
   const uint32_t fcBias = b.addFloatConstant({kClasses}, biases(kClasses, 7.0f));
@@ -120,7 +120,7 @@ Result<std::unique_ptr<ModelSource>> makeMobilenetBlock(const ModelSourceOptions
                    options.inputShapes[0] == std::vector<uint32_t>{1, kSize, kSize, kInChannels}),
               "builtin:mobilenet_block has a fixed input shape 1,{},{},{}", kSize, kSize,
               kInChannels);
-  GraphBuilder b;
+  client::GraphBuilder b;
   const uint32_t input = b.addFloatTensor({1, kSize, kSize, kInChannels});
   const uint32_t expanded =
       addConv(b, input, kInChannels, kChannels, 3, ANEURALNETWORKS_FUSED_RELU6, 1.0f);

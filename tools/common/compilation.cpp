@@ -9,7 +9,7 @@
 
 #include "android/NeuralNetworksExtensions.h"
 #include "annrt/compilation_attributes.h"
-#include "cache_token.h"
+#include "client/cache_token.h"
 #include "nnapi_status.h"
 #include "tool_result.h"
 
@@ -120,7 +120,7 @@ Result<CompilationPtr> compileModel(ANeuralNetworksModel* model, const DeviceSel
         "ANeuralNetworksCompilation_setPreference"));
   }
   if (!settings.cacheDir.empty() && !settings.cacheToken.empty()) {
-    const CacheToken token = hashCacheToken(settings.cacheToken);
+    const client::CacheToken token = client::hashCacheToken(settings.cacheToken);
     ANNRT_RETURN_IF_ERROR(
         checkNnapi(ANeuralNetworksCompilation_setCaching(compilation.get(),
                                                          settings.cacheDir.c_str(), token.data()),

@@ -5,43 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "nnapi_status.h"
-
 namespace annrt::tools {
-
-static Result<DeviceInfo> describeDevice(ANeuralNetworksDevice* device) {
-  DeviceInfo info;
-  info.handle = device;
-  const char* name = nullptr;
-  const char* version = nullptr;
-  ANNRT_RETURN_IF_ERROR(
-      checkNnapi(ANeuralNetworksDevice_getName(device, &name), "ANeuralNetworksDevice_getName"));
-  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksDevice_getType(device, &info.type),
-                                   "ANeuralNetworksDevice_getType"));
-  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksDevice_getVersion(device, &version),
-                                   "ANeuralNetworksDevice_getVersion"));
-  ANNRT_RETURN_IF_ERROR(
-      checkNnapi(ANeuralNetworksDevice_getFeatureLevel(device, &info.featureLevel),
-                 "ANeuralNetworksDevice_getFeatureLevel"));
-  info.name = name != nullptr ? name : "";
-  info.version = version != nullptr ? version : "";
-  return info;
-}
-
-Result<std::vector<DeviceInfo>> listDevices() {
-  uint32_t count = 0;
-  ANNRT_RETURN_IF_ERROR(
-      checkNnapi(ANeuralNetworks_getDeviceCount(&count), "ANeuralNetworks_getDeviceCount"));
-  std::vector<DeviceInfo> devices;
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    ANNRT_RETURN_IF_ERROR(
-        checkNnapi(ANeuralNetworks_getDevice(i, &device), "ANeuralNetworks_getDevice"));
-    ANNRT_ASSIGN_OR_RETURN(DeviceInfo info, describeDevice(device));
-    devices.push_back(std::move(info));
-  }
-  return devices;
-}
 
 const char* deviceTypeName(int32_t type) {
   switch (type) {

@@ -1,7 +1,7 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The NNAPI devices, as reported by ANeuralNetworks_getDevice and friends.
+// How the tools name and print the NNAPI devices (annrt_client lists them).
 #pragma once
 
 #include <android/NeuralNetworks.h>
@@ -10,19 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "common/result.h"
+#include "client/devices.h"
 
 namespace annrt::tools {
 
-struct DeviceInfo {
-  ANeuralNetworksDevice* handle = nullptr;
-  std::string name;
-  int32_t type = ANEURALNETWORKS_DEVICE_UNKNOWN;  // DeviceTypeCode
-  std::string version;
-  int64_t featureLevel = 0;
-};
-
-Result<std::vector<DeviceInfo>> listDevices();
+using client::DeviceInfo;
+using client::listDevices;
 
 // "CPU", "GPU", "ACCELERATOR", "OTHER", "UNKNOWN".
 const char* deviceTypeName(int32_t type);

@@ -1,18 +1,15 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Turning NNAPI result codes into tool errors.
+// Turning NNAPI result codes into tool errors: annrt_client's, in the tools'
+// namespace.
 #pragma once
 
-#include <string_view>
-
-#include "common/result.h"
+#include "client/result_codes.h"
 
 namespace annrt::tools {
 
-// "BAD_DATA", ... ("code N" for unknown codes).
-const char* resultCodeName(int code);
-// Ok for ANEURALNETWORKS_NO_ERROR, else "`call` failed: NAME".
-Result<void> checkNnapi(int code, std::string_view call);
+using client::checkNnapi;
+using client::resultCodeName;
 
 }  // namespace annrt::tools

@@ -1,9 +1,9 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "cache_token.h"
+#include "client/cache_token.h"
 
-namespace annrt::tools {
+namespace annrt::client {
 namespace {
 
 constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
@@ -36,4 +36,4 @@ CacheToken hashCacheToken(std::string_view token) {
   return bytes;
 }
 
-}  // namespace annrt::tools
+}  // namespace annrt::client

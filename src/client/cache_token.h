@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <string_view>
 
-namespace annrt::tools {
+namespace annrt::client {
 
 using CacheToken = std::array<uint8_t, ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN>;
 
 CacheToken hashCacheToken(std::string_view token);
 
-}  // namespace annrt::tools
+}  // namespace annrt::client

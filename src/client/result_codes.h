@@ -1,0 +1,20 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// NNAPI result codes as a client meets them: their names and turning a
+// failed call into an annrt::Error.
+#pragma once
+
+#include <string_view>
+
+#include "common/result.h"
+
+namespace annrt::client {
+
+// "BAD_DATA", ... ("UNKNOWN_RESULT_CODE" for codes NNAPI does not define).
+const char* resultCodeName(int code);
+
+// Ok for ANEURALNETWORKS_NO_ERROR, else "`call` failed: NAME (code)".
+Result<void> checkNnapi(int code, std::string_view call);
+
+}  // namespace annrt::client
