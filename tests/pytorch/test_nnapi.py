@@ -40,6 +40,10 @@ QUANT_MAX_QUANTA = 1
 # Quantization of every quantized input: [-8, 8) on 256 levels.
 INPUT_SCALE = 1.0 / 16
 INPUT_ZERO_POINT = 128
+# The converter's inputs of the "flexible-other-scale" cases: PyTorch passes
+# each run's own scale to setInput; Android checks only the type code, rank
+# and fixed dimensions there and computes with the model's scale.
+OTHER_SCALE = 1.0 / 8
 
 
 @dataclasses.dataclass
@@ -51,8 +55,10 @@ class Case:
     model: Callable[[], torch.nn.Module]
     inputs: Tuple[Tuple[int, ...], ...]
     flexible_dims: Tuple[int, ...] = (0,)  # dims of size 0 in the converted spec
-    # Set where annrt must refuse the model as Android's runtime does.
+    # Set where annrt must refuse the model as Android's runtime does, with
+    # the operation annrt's error log must name.
     rejected_because: Optional[str] = None
+    rejected_operation: Optional[str] = None
     # Set where PyTorch's converter cannot express the model (strict xfail).
     converter_gap: Optional[str] = None
 
@@ -180,6 +186,12 @@ def build_cases():
             flexible_too = flexible and not (op == "linear" and dtype == "quant")
             for mode in ("fixed", "flexible") if flexible_too else ("fixed",):
                 cases.append(Case(op, dtype, "nchw", mode, make, shapes, flexible or (0,)))
+    for op in ("relu", "cat"):
+        make, _, shapes, flexible = OPS[op]
+        for layout in ("nchw", "nhwc"):
+            cases.append(Case(op, "quant", layout, "flexible-other-scale", make, shapes, flexible))
+    cases.append(Case("flatten", "quant", "nchw", "flexible-other-scale", OPS_2D["flatten"][0],
+                      (IMAGE,)))
     # The converter flattens NHWC tensors only where C == 1 or H == W == 1.
     for dtype in ("float", "quant"):
         cases.append(Case("pool_flatten", dtype, "nhwc", "fixed",
@@ -190,7 +202,8 @@ def build_cases():
     # at most 4), and so does annrt.
     cases.append(Case("flatten_rank5", "float", "nchw", "flexible", lambda: torch.nn.Flatten(),
                       ((4, 2, 1, 3, 7),), (0,),
-                      rejected_because="RESHAPE takes inputs of rank <= 4 in AOSP"))
+                      rejected_because="RESHAPE takes inputs of rank <= 4 in AOSP",
+                      rejected_operation="RESHAPE"))
     for op, (make, reason) in CONVERTER_GAPS.items():
         cases.append(Case(op, "float", "nchw", "fixed", make, (IMAGE,), converter_gap=reason))
     # Eager PyTorch has no quantized aten::softmax (the model is scripted, not
@@ -198,7 +211,7 @@ def build_cases():
     # NNAPI requires a scale of 1/256 and zero point 0: Android refuses it.
     cases.append(Case("softmax", "quant", "nchw", "fixed", lambda: torch.nn.Softmax(dim=1),
                       ((3, 10),), rejected_because="quantized SOFTMAX output must have scale "
-                      "1/256, zero point 0"))
+                      "1/256, zero point 0", rejected_operation="SOFTMAX"))
     return cases
 
 
@@ -211,13 +224,14 @@ def make_inputs(case, generator):
     for shape in case.inputs:
         x = torch.randn(shape, generator=generator) * 3
         flex_shape = list(shape)
-        if case.shapes == "flexible":
+        if case.shapes.startswith("flexible"):
             for dim in case.flexible_dims:
                 flex_shape[dim] = 0
         s = torch.zeros(flex_shape)
         if case.dtype == "quant":
             x = torch.quantize_per_tensor(x, INPUT_SCALE, INPUT_ZERO_POINT, torch.quint8)
-            s = torch.quantize_per_tensor(s, INPUT_SCALE, INPUT_ZERO_POINT, torch.quint8)
+            spec_scale = OTHER_SCALE if case.shapes == "flexible-other-scale" else INPUT_SCALE
+            s = torch.quantize_per_tensor(s, spec_scale, INPUT_ZERO_POINT, torch.quint8)
         if case.layout == "nhwc":
             x = x.contiguous(memory_format=torch.channels_last)
             s = s.contiguous(memory_format=torch.channels_last)
@@ -239,11 +253,13 @@ def make_model(case):
     return module.eval()
 
 
-def assert_matches(eager, nnapi):
+def assert_matches(eager, nnapi, scale=None):
+    """`scale`: the output scale NNAPI must give where it is not eager's."""
     assert eager.shape == nnapi.shape, f"shape {tuple(nnapi.shape)}, eager {tuple(eager.shape)}"
     if eager.is_quantized:
         assert nnapi.is_quantized
-        assert (eager.q_scale(), eager.q_zero_point()) == (nnapi.q_scale(), nnapi.q_zero_point())
+        assert (scale or eager.q_scale(), eager.q_zero_point()) == (nnapi.q_scale(),
+                                                                   nnapi.q_zero_point())
         diff = (eager.int_repr().int() - nnapi.int_repr().int()).abs()
         assert diff.max().item() <= QUANT_MAX_QUANTA, (
             f"max difference {diff.max().item()} quanta, "
@@ -253,7 +269,7 @@ def assert_matches(eager, nnapi):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
-def test_model(case, annrt_library):
+def test_model(case, annrt_library, capfd):
     generator = torch.Generator().manual_seed(zlib.crc32(case.id.encode()))
     real, spec = make_inputs(case, generator)
     model = make_model(case)
@@ -270,10 +286,14 @@ def test_model(case, annrt_library):
         if case.rejected_because:
             with pytest.raises(RuntimeError, match="NNAPI returned error"):
                 nnapi(*real)
+            log = capfd.readouterr().err
+            assert f"invalid {case.rejected_operation} operation" in log, log
             return
         eager = model(*real)
         result = nnapi(*real)
-    assert_matches(eager, result)
+    # Operations whose integer outputs do not depend on the scale, with the
+    # input's scale on their output: NNAPI's output has the model's scale.
+    assert_matches(eager, result, OTHER_SCALE if case.shapes == "flexible-other-scale" else None)
 
 
 def converts(traced, spec):
