@@ -49,6 +49,8 @@ def pytest_runtest_makereport(item, call):
         case = item.callspec.params.get("case") if hasattr(item, "callspec") else None
         if outcome == "passed" and getattr(case, "rejected_because", None):
             outcome = "passed (refused as Android does: " + case.rejected_because + ")"
+        if outcome == "passed" and getattr(case, "converter_wrong", None):
+            outcome = "passed (matches the converted model, not eager: " + case.converter_wrong + ")"
         RESULTS[item.callspec.id if hasattr(item, "callspec") else item.name] = outcome
 
 

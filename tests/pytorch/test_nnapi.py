@@ -62,6 +62,11 @@ class Case:
     rejected_operation: Optional[str] = None
     # Set where PyTorch's converter cannot express the model (strict xfail).
     converter_gap: Optional[str] = None
+    # Set where the converter emits another model than the PyTorch one: why,
+    # and a module computing what the emitted NNAPI model means, which annrt
+    # must match instead of eager PyTorch.
+    converter_wrong: Optional[str] = None
+    converted_as: Optional[Callable[[], torch.nn.Module]] = None
 
     @property
     def id(self):
@@ -200,6 +205,12 @@ def build_cases():
                       rejected_operation="RESHAPE"))
     for op, (make, reason) in CONVERTER_GAPS.items():
         cases.append(Case(op, "float", "nchw", "fixed", make, (IMAGE,), converter_gap=reason))
+    cases.append(Case("softmax_4d", "float", "nchw", "fixed", lambda: torch.nn.Softmax(dim=1),
+                      (IMAGE,)))
+    cases.append(Case("softmax_4d", "float", "nhwc", "fixed", lambda: torch.nn.Softmax(dim=1),
+                      (IMAGE,), converter_wrong="add_softmax passes PyTorch's dim (1, channels) "
+                      "to SOFTMAX unchanged, which on the NHWC tensor is the height axis",
+                      converted_as=lambda: torch.nn.Softmax(dim=2)))
     # Eager PyTorch has no quantized aten::softmax (the model is scripted, not
     # traced); the converter gives the output the input's quantization, where
     # NNAPI requires a scale of 1/256 and zero point 0: Android refuses it.
@@ -285,7 +296,7 @@ def test_model(case, annrt_library, capfd):
             log = capfd.readouterr().err
             assert f"invalid {case.rejected_operation} operation" in log, log
             return
-        eager = model(*real)
+        eager = (case.converted_as() if case.converter_wrong else model)(*real)
         result = nnapi(*real)
     # Operations whose integer outputs do not depend on the scale, with the
     # input's scale on their output: NNAPI's output has the model's scale.
