@@ -149,6 +149,7 @@ OPS = {
     "mul": (lambda: Binary(torch.mul), "mul", (IMAGE, IMAGE), (0,)),
     "cat": (lambda: Binary(lambda x, y: torch.cat([x, y], 1)), True, (IMAGE, IMAGE), (0,)),
     "relu": (lambda: torch.nn.ReLU(), True, (IMAGE,), (0,)),
+    "sigmoid": (lambda: torch.nn.Sigmoid(), True, (IMAGE,), (0,)),
     # The converter takes flexible heights and widths here, not batches.
     "upsample_nearest": (lambda: torch.nn.Upsample(scale_factor=2, mode="nearest"), True,
                          (IMAGE,), (2, 3)),
