@@ -10,6 +10,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   python3 python3-numpy
+  python3-torch python3-pytest
   clang-format clang-tidy binutils
 )
 # Node.js and npm (model fetching, the TFLite oracle): Debian's packages only

@@ -22,6 +22,10 @@ namespace {
 
 constexpr uint32_t kInput = 0;
 constexpr uint32_t kKeepDims = 2;
+// Known ranks are at most 4 (validate, as AOSP's SimpleMath.cpp); an input of
+// unknown rank runs at any rank, as AOSP's MEAN (see reductionPlanFromInputs).
+constexpr uint32_t kMaxKnownRank = 4;
+constexpr uint32_t kRunTimeMaxRank = 0;
 
 Result<void> validate(const ValidationContext& context) {
   const OperandType type = context.inputType(kInput);
@@ -30,11 +34,12 @@ Result<void> validate(const ValidationContext& context) {
       validateInputTypes(context, {type, OperandType::TENSOR_INT32, OperandType::INT32}));
   ANNRT_RETURN_IF_ERROR(validateOutputTypes(context, {type}));
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(1), 1, "axes"));
-  return validateRankAtMost(context.inputShape(kInput), 4, "input");
+  return validateRankAtMost(context.inputShape(kInput), kMaxKnownRank, "input");
 }
 
 Result<void> prepare(ExecutionContext& context) {
-  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context));
+  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan,
+                         reductionPlanFromInputs(context, kRunTimeMaxRank));
   return setReducedOutputShape(context, plan, context.scalar<int32_t>(kKeepDims) > 0);
 }
 
@@ -70,7 +75,8 @@ void meanQuant(const ReductionPlan& plan, const T* in, T* out, const Shape& inpu
 }
 
 Result<void> execute(ExecutionContext& context) {
-  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context));
+  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan,
+                         reductionPlanFromInputs(context, kRunTimeMaxRank));
   const Shape& input = context.inputShape(kInput);
   return dispatchOperandType<OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
                              OperandType::TENSOR_QUANT8_ASYMM,

@@ -23,6 +23,7 @@ enum class Reducer { SUM, PROD, MAX, MIN, ALL, ANY };
 
 constexpr uint32_t kInput = 0;
 constexpr uint32_t kKeepDims = 2;
+constexpr uint32_t kMaxRank = 4;  // at validation and again at run time, as AOSP's Reduce.cpp
 
 template <Reducer kReducer>
 Result<void> validate(const ValidationContext& context) {
@@ -39,11 +40,11 @@ Result<void> validate(const ValidationContext& context) {
       validateInputTypes(context, {type, OperandType::TENSOR_INT32, OperandType::BOOL}));
   ANNRT_RETURN_IF_ERROR(validateOutputTypes(context, {type}));
   ANNRT_RETURN_IF_ERROR(validateRank(context.inputShape(1), 1, "axes"));
-  return validateRankAtMost(context.inputShape(kInput), 4, "input");
+  return validateRankAtMost(context.inputShape(kInput), kMaxRank, "input");
 }
 
 Result<void> prepare(ExecutionContext& context) {
-  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context));
+  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context, kMaxRank));
   return setReducedOutputShape(context, plan, context.scalar<uint8_t>(kKeepDims) != 0);
 }
 
@@ -88,7 +89,7 @@ void reduce(const ReductionPlan& plan, const T* in, T* out) {
 
 template <Reducer kReducer>
 Result<void> execute(ExecutionContext& context) {
-  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context));
+  ANNRT_ASSIGN_OR_RETURN(const ReductionPlan plan, reductionPlanFromInputs(context, kMaxRank));
   const OperandType type = context.inputType(kInput);
   if (type == OperandType::TENSOR_BOOL8) {
     reduce<kReducer>(plan, context.input<uint8_t>(kInput), context.output<uint8_t>(0));

@@ -41,10 +41,11 @@ std::vector<uint32_t> reducedDims(const ReductionPlan& plan, bool keepDims) {
   return dims;
 }
 
-Result<ReductionPlan> reductionPlanFromInputs(const ExecutionContext& context) {
+Result<ReductionPlan> reductionPlanFromInputs(const ExecutionContext& context, uint32_t maxRank) {
   const Shape& input = context.inputShape(0);
   const Shape& axes = context.inputShape(1);
-  ANNRT_CHECK(rank(input) <= 4, "input rank {} is above 4", rank(input));
+  ANNRT_CHECK(maxRank == 0 || rank(input) <= maxRank, "input rank {} is above {}", rank(input),
+              maxRank);
   ANNRT_CHECK(rank(axes) == 1, "axes must be a 1-D tensor, got rank {}", rank(axes));
   return makeReductionPlan(input.dims, context.input<int32_t>(1), elementCount(axes));
 }

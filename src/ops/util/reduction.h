@@ -31,9 +31,12 @@ Result<ReductionPlan> makeReductionPlan(const std::vector<uint32_t>& inputDims, 
 // axis without keepDims gives [1].
 std::vector<uint32_t> reducedDims(const ReductionPlan& plan, bool keepDims);
 
-// The plan for input 0 reduced over the 1-D TENSOR_INT32 axes of input 1
-// (input rank at most 4, as both MEAN and REDUCE_* require).
-Result<ReductionPlan> reductionPlanFromInputs(const ExecutionContext& context);
+// The plan for input 0 reduced over the 1-D TENSOR_INT32 axes of input 1, of
+// rank at most `maxRank` (0: any). Validation keeps known ranks to 4 for MEAN
+// and REDUCE_*; at run time AOSP's REDUCE_* prepare checks it again, while
+// its MEAN (meanPrepare, meanGeneric) reduces an input of any rank, so an
+// input declared with an unknown rank runs at rank 5 and up.
+Result<ReductionPlan> reductionPlanFromInputs(const ExecutionContext& context, uint32_t maxRank);
 // Sets output 0 to the reduced shape.
 Result<void> setReducedOutputShape(ExecutionContext& context, const ReductionPlan& plan,
                                    bool keepDims);
