@@ -75,11 +75,12 @@ TEST_F(CompilationTest, SettingsRejectInvalidValuesAndKeepTheCompilationUsable) 
             ANeuralNetworksCompilation_setPreference(nullptr, ANEURALNETWORKS_PREFER_LOW_POWER));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksCompilation_setPreference(compilation.get(), 40));
+  // AOSP refuses only values past the last preference (CompilationBuilder).
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksCompilation_setPreference(compilation.get(), -1));
-  for (int32_t preference :
-       {ANEURALNETWORKS_PREFER_LOW_POWER, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER,
-        ANEURALNETWORKS_PREFER_SUSTAINED_SPEED}) {
+            ANeuralNetworksCompilation_setPreference(compilation.get(), 3));
+  for (int32_t preference : {int32_t{-1}, int32_t{ANEURALNETWORKS_PREFER_LOW_POWER},
+                             int32_t{ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER},
+                             int32_t{ANEURALNETWORKS_PREFER_SUSTAINED_SPEED}}) {
     EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
               ANeuralNetworksCompilation_setPreference(compilation.get(), preference));
   }
