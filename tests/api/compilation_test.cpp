@@ -205,6 +205,15 @@ TEST_P(PreferredMemoryTest, IsAPowerOfTwoAfterFinish) {
   EXPECT_TRUE(isPowerOfTwo(value)) << value;
 }
 
+// As AOSP: a compilation whose finish failed answers no query.
+TEST_P(PreferredMemoryTest, IsBadStateAfterAFailedFinish) {
+  Model oem = oemAndFloorModel();
+  Compilation compilation = compileForDevice(oem.get(), /*finish=*/false);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation.get()), ANEURALNETWORKS_BAD_DATA);
+  uint32_t value = 0;
+  EXPECT_EQ(ANEURALNETWORKS_BAD_STATE, GetParam()(compilation.get(), 0, &value));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     AllQueries, PreferredMemoryTest,
     ::testing::Values(&ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput,

@@ -375,6 +375,50 @@ TEST_F(SingleDeviceTest, GetDurationWithoutTimingIsBadState) {
                                                  ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
 }
 
+TEST_F(SingleDeviceTest, ExecutionAttributesFollowTheState) {
+  ANeuralNetworksExecution* e = execution_.get();
+  const int32_t data = 1;
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, nullptr, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, &data, 4));
+  bind(e);
+  ASSERT_OK(ANeuralNetworksExecution_compute(e));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, &data, 4));
+}
+
+// getDuration: a bad code is BAD_DATA whatever the state and leaves the
+// output alone; a duration that cannot be given is BAD_STATE and UINT64_MAX.
+TEST_F(SingleDeviceTest, GetDurationCodesAndValues) {
+  ANeuralNetworksExecution* e = execution_.get();
+  uint64_t duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_getDuration(e, 4, &duration));
+  EXPECT_EQ(duration, 7u);
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_IN_DRIVER, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
+  bind(e);
+  ASSERT_OK(ANeuralNetworksExecution_compute(e));
+  duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_getDuration(e, -1, &duration));
+  EXPECT_EQ(duration, 7u);
+  // Computed without setMeasureTiming.
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_getDuration(
+                                           e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
+TEST_F(SingleDeviceTest, GetDurationAfterAFailedComputationIsUint64Max) {
+  ANeuralNetworksExecution* e = execution_.get();
+  ASSERT_OK(ANeuralNetworksExecution_setMeasureTiming(e, true));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_compute(e));  // nothing bound
+  uint64_t duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_getDuration(
+                                           e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
 TEST_F(SingleDeviceTest, Timeouts) {
   ANeuralNetworksExecution* e = execution_.get();
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_setTimeout(e, 0));
