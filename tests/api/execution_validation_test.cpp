@@ -249,13 +249,20 @@ TEST_F(ExecutionValidationTest, AReusableExecutionComputesAfterARefusal) {
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_compute(e));
 }
 
-// RANK's output is a scalar: it has a rank (0) but no dimensions.
-TEST(OutputShapeValidationTest, AScalarOutputHasNoDimensions) {
+// RANK of a {2, 2} tensor: its output is an INT32 scalar.
+Model rankModel() {
   Model model = newModel();
   addUnary(model.get(), ANEURALNETWORKS_RANK, floatTensor(kDims), {ANEURALNETWORKS_INT32, {}}, 0);
   const uint32_t in = 0, out = 1;
-  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out));
-  ASSERT_OK(ANeuralNetworksModel_finish(model.get()));
+  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
+  return model;
+}
+
+// A scalar output has a rank (0) but no dimensions.
+TEST(OutputShapeValidationTest, AScalarOutputHasNoDimensions) {
+  Model model = rankModel();
   Compilation compilation = compile(model.get());
   Execution execution = newExecution(compilation.get());
   int32_t rank = -1;
@@ -269,6 +276,22 @@ TEST(OutputShapeValidationTest, AScalarOutputHasNoDimensions) {
   EXPECT_EQ(outputRank, 0u);
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksExecution_getOutputOperandDimensions(execution.get(), 0, dims));
+}
+
+// A tensor type passes for a scalar operand (AOSP ignores its dims), but not
+// with a device memory that holds a scalar.
+TEST(OutputShapeValidationTest, AScalarDeviceMemoryTakesNoDims) {
+  Model model = rankModel();
+  Compilation compilation = compile(model.get());
+  Memory memory = deviceMemory({{compilation.get(), false}});
+  const OperandType tensorOwner{ANEURALNETWORKS_TENSOR_INT32, {1}};
+  const ANeuralNetworksOperandType tensor = tensorOwner.get();
+  Execution execution = newExecution(compilation.get());
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_setOutputFromMemory(
+                                          execution.get(), 0, &tensor, memory.get(), 0, 0));
+  int32_t rank = -1;
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksExecution_setOutput(execution.get(), 0, &tensor, &rank, sizeof(rank)));
 }
 
 // ---- Compilations ----
