@@ -202,7 +202,7 @@ TEST_F(ExecutionValidationTest, DeviceMemoryInputDimsAreCheckedAtCompute) {
     Execution reader = newExecution(compilation.get());
     ASSERT_OK(
         ANeuralNetworksExecution_setInputFromMemory(reader.get(), 0, type, memory.get(), 0, 0));
-    ASSERT_OK(ANeuralNetworksExecution_setOutput(reader.get(), 0, type, output_.data(), 16));
+    ASSERT_OK(ANeuralNetworksExecution_setOutput(reader.get(), 0, nullptr, output_.data(), 16));
     EXPECT_NN(type == &flat ? ANEURALNETWORKS_OP_FAILED : ANEURALNETWORKS_NO_ERROR,
               ANeuralNetworksExecution_compute(reader.get()));
   }
