@@ -22,17 +22,10 @@ constexpr uint32_t kPreferredPadding = 1;
 // As AOSP: an operation that neither a selected device nor the CPU fallback
 // supports fails the compilation (BAD_DATA), not every later execution.
 Result<void> checkEveryOperationRuns(const Model& model,
-                                     const std::vector<std::shared_ptr<Device>>& devices,
+                                     std::vector<std::shared_ptr<Device>> devices,
                                      const std::shared_ptr<Device>& cpu) {
-  std::vector<bool> runs(model.main.operations.size(), false);
-  auto add = [&](const Device& device) {
-    const std::vector<bool> supported = device.supportedOperations(model);
-    for (size_t i = 0; i < runs.size() && i < supported.size(); ++i) {
-      runs[i] = runs[i] || supported[i];
-    }
-  };
-  for (const auto& device : devices) add(*device);
-  if (cpu) add(*cpu);
+  if (cpu) devices.push_back(cpu);
+  const std::vector<bool> runs = operationsSupportedByAny(model, devices);
   for (size_t i = 0; i < runs.size(); ++i) {
     ANNRT_CHECK(runs[i], "no device supports operation {} ({})", i,
                 operationTypeName(model.main.operations[i].type));
@@ -41,6 +34,18 @@ Result<void> checkEveryOperationRuns(const Model& model,
 }
 
 }  // namespace
+
+std::vector<bool> operationsSupportedByAny(const Model& model,
+                                           const std::vector<std::shared_ptr<Device>>& devices) {
+  std::vector<bool> any(model.main.operations.size(), false);
+  for (const auto& device : devices) {
+    const std::vector<bool> supported = device->supportedOperations(model);
+    for (size_t i = 0; i < any.size() && i < supported.size(); ++i) {
+      any[i] = any[i] || supported[i];
+    }
+  }
+  return any;
+}
 
 Compilation::Compilation(std::shared_ptr<const Model> model,
                          std::vector<std::shared_ptr<Device>> devices, bool explicitDevices)
@@ -59,7 +64,9 @@ Result<void> Compilation::checkModifiable() const {
 
 Result<void> Compilation::setPreference(int32_t preference) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
-  ANNRT_CHECK(preference >= 0 && preference <= 2, "preference {} is not one of 0..2", preference);
+  // AOSP (CompilationBuilder::setPreference) refuses only values past the
+  // last preference, and takes negative ones; so does annrt.
+  ANNRT_CHECK(preference < 3, "preference {} is not one of 0..2", preference);
   options_.preference = preference;
   return {};
 }
@@ -90,6 +97,12 @@ Result<void> Compilation::setCaching(const char* cacheDir, const uint8_t* token)
 Result<void> Compilation::addExtensionAttribute(std::string_view extension, uint16_t code,
                                                 const void* data, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
+  // annrt's own attribute is for the runtime, so it applies to any
+  // compilation; others would go to the one device AOSP requires.
+  ANNRT_CHECK(extension == ANNRT_COMPILATION_EXTENSION || isSingleExplicitDevice(),
+              "attributes of extension {} need a compilation created by createForDevices with "
+              "one device",
+              extension);
   ANNRT_CHECK(extension == ANNRT_COMPILATION_EXTENSION,
               "no device supports compilation attributes of extension {} (annrt's are {})",
               extension, ANNRT_COMPILATION_EXTENSION);
@@ -165,14 +178,20 @@ Result<const Operand*> Compilation::ioOperand(uint32_t index, bool isInput) cons
   return &model_->main.operands[indexes[index]];
 }
 
-Result<uint32_t> Compilation::preferredAlignment(uint32_t index, bool isInput) const {
+Result<void> Compilation::checkPrepared() const {
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the compilation is not finished");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, isPrepared(), "the compilation failed");
+  return {};
+}
+
+Result<uint32_t> Compilation::preferredAlignment(uint32_t index, bool isInput) const {
+  ANNRT_RETURN_IF_ERROR(checkPrepared());
   ANNRT_RETURN_IF_ERROR(ioOperand(index, isInput));
   return kPreferredAlignment;
 }
 
 Result<uint32_t> Compilation::preferredPadding(uint32_t index, bool isInput) const {
-  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the compilation is not finished");
+  ANNRT_RETURN_IF_ERROR(checkPrepared());
   ANNRT_RETURN_IF_ERROR(ioOperand(index, isInput));
   return kPreferredPadding;
 }

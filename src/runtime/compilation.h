@@ -18,6 +18,10 @@
 
 namespace annrt::runtime {
 
+// Per operation of `model`'s main graph: whether any of `devices` supports it.
+std::vector<bool> operationsSupportedByAny(const Model& model,
+                                           const std::vector<std::shared_ptr<Device>>& devices);
+
 class Compilation {
  public:
   // `explicitDevices`: created by createForDevices, so only `devices` may run it.
@@ -50,6 +54,8 @@ class Compilation {
 
  private:
   Result<void> checkModifiable() const;
+  // Finished and prepared: BAD_STATE otherwise.
+  Result<void> checkPrepared() const;
   Result<void> preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
                            const std::shared_ptr<Device>& cpu, const PartitionOptions& options);
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/device_manager.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
 
@@ -72,6 +73,29 @@ std::shared_ptr<Device> DeviceManager::find(std::string_view name) const {
     if (device->name() == name) return device;
   }
   return nullptr;
+}
+
+std::shared_ptr<Device> DeviceManager::find(const Device* device) const {
+  for (const auto& known : devices_) {
+    if (known.get() == device) return known;
+  }
+  return nullptr;
+}
+
+Result<std::vector<std::shared_ptr<Device>>> DeviceManager::findAll(
+    const std::vector<const Device*>& devices) const {
+  std::vector<std::shared_ptr<Device>> found;
+  for (auto it = devices.begin(); it != devices.end(); ++it) {
+    const size_t i = it - devices.begin();
+    ANNRT_CHECK_CODE(ErrorCode::UNEXPECTED_NULL, *it != nullptr, "devices[{}] is null", i);
+    ANNRT_CHECK(std::find(it + 1, devices.end(), *it) == devices.end(), "devices[{}] listed twice",
+                i);
+    found.push_back(find(*it));
+  }
+  for (size_t i = 0; i < found.size(); ++i) {
+    ANNRT_CHECK(found[i] != nullptr, "devices[{}] is not a device of this runtime", i);
+  }
+  return found;
 }
 
 }  // namespace annrt::runtime

@@ -20,6 +20,13 @@ class DeviceManager {
 
   const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
   std::shared_ptr<Device> find(std::string_view name) const;
+  // The registered device at `device` (an ANeuralNetworksDevice handle), or null.
+  std::shared_ptr<Device> find(const Device* device) const;
+  // The registered devices of a device list as createForDevices takes it:
+  // UNEXPECTED_NULL for a null entry, BAD_DATA for one listed twice or not
+  // registered (checked after the nulls and repeats, as AOSP does).
+  Result<std::vector<std::shared_ptr<Device>>> findAll(
+      const std::vector<const Device*>& devices) const;
   // The device of last resort, which supports every operation.
   std::shared_ptr<Device> reference() const { return reference_; }
   // Counters and profiles; thread-safe.

@@ -46,7 +46,8 @@ Result<std::unique_ptr<Event>> Event::start(std::function<ErrorCode()> work, boo
 }
 
 Result<std::unique_ptr<Event>> Event::fromSyncFence(int fd) {
-  ANNRT_CHECK(fd >= 0, "invalid sync fence fd {}", fd);
+  // As AOSP: 0 (stdin) is no sync fence either.
+  ANNRT_CHECK(fd > 0, "invalid sync fence fd {}", fd);
   const int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   ANNRT_CHECK(copy >= 0, "cannot dup sync fence fd {}: {}", fd, std::strerror(errno));
   std::unique_ptr<Event> event(new Event());

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "common/device.h"
@@ -34,6 +35,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
   Result<void> setTimeout(uint64_t durationNs);
   Result<void> setLoopTimeout(uint64_t durationNs);
   Result<void> setReusable(bool reusable);
+  // No device takes execution attributes: BAD_DATA once the state allows one.
+  Result<void> addExtensionAttribute(std::string_view extension);
   Result<void> enableInputAndOutputPadding(bool enable);
 
   Result<void> compute();
@@ -65,13 +68,22 @@ class Execution : public std::enable_shared_from_this<Execution> {
   Result<Argument*> argumentAt(bool isInput, int32_t index);
   // NNAPI binds each argument once: BAD_STATE if `argument` is already set.
   Result<void> checkUnset(const Argument& argument, bool isInput, int32_t index) const;
-  Result<std::vector<uint32_t>> refinedDims(bool isInput, int32_t index,
-                                            const ANeuralNetworksOperandType* type) const;
-  Result<void> checkLength(const Shape& shape, const std::vector<uint32_t>& dims, size_t length,
-                           const char* what) const;
-  // Checks that every argument is set (and, for `fenced`, that every output
-  // shape is known), then enters the computation state.
-  Result<void> beginComputation(bool fenced);
+  // The dims `type` gives model input/output `index` (the model's without one).
+  Result<std::vector<uint32_t>> argumentDims(bool isInput, int32_t index,
+                                             const ANeuralNetworksOperandType* type,
+                                             bool allowUnspecified) const;
+  // The length `shape` with `dims` needs, exact unless padding is enabled.
+  Result<void> checkLength(const Shape& shape, const std::vector<uint32_t>& dims,
+                           size_t length) const;
+  // AOSP's memory validators: the range of an fd memory, the role and dims of a device memory.
+  Result<void> checkMemoryRange(const Memory& memory, bool isInput, int32_t index,
+                                const ANeuralNetworksOperandType* type, size_t offset,
+                                size_t length) const;
+  // Every argument set; for `fenced`, every output shape known and a duration
+  // only on a single-device compilation.
+  Result<void> checkArguments(bool fenced, uint64_t fencedDurationNs) const;
+  // Enters the computation state, or completes with the error of checkArguments.
+  Result<void> beginComputation(bool fenced, uint64_t fencedDurationNs);
   ExecutionOutcome run(std::optional<Clock::time_point> deadline);
   Result<Request> buildRequest();
   void endComputation(ExecutionOutcome outcome, bool fenced);

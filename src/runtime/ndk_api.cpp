@@ -137,7 +137,8 @@ ANNRT_EXPORT int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevi
                                                        int64_t* featureLevel) {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(featureLevel);
-  *featureLevel = toDevice(device)->featureLevel();
+  // As AOSP: no device offers more than the runtime does.
+  *featureLevel = std::min(toDevice(device)->featureLevel(), featureLevelCode(kMaxFeatureLevel));
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -377,33 +378,30 @@ ANNRT_EXPORT int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNe
   return toCode(__func__, builder(model).relaxComputationFloat32toFloat16(allow));
 }
 
+static Result<std::vector<std::shared_ptr<Device>>> knownDevices(
+    const ANeuralNetworksDevice* const* devices, uint32_t numDevices) {
+  std::vector<const Device*> list;
+  for (uint32_t i = 0; i < numDevices; ++i) list.push_back(toDevice(devices[i]));
+  return DeviceManager::get().findAll(list);
+}
+
 ANNRT_EXPORT int ANeuralNetworksModel_getSupportedOperationsForDevices(
     const ANeuralNetworksModel* model, const ANeuralNetworksDevice* const* devices,
     uint32_t numDevices, bool* supportedOps) {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(devices);
   ANNRT_REQUIRE(supportedOps);
+  if (numDevices == 0) {
+    return report(__func__, makeError(ErrorCode::BAD_DATA, "no devices given"));
+  }
   const ModelBuilder& m = builder(model);
   if (!m.isFinished()) {
     return report(__func__, makeError(ErrorCode::BAD_STATE, "the model is not finished"));
   }
-  if (numDevices == 0) {
-    return report(__func__, makeError(ErrorCode::BAD_DATA, "no devices given"));
-  }
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    ANNRT_REQUIRE(devices[i]);
-    if (std::find(devices, devices + i, devices[i]) != devices + i) {
-      return report(__func__, makeError(ErrorCode::BAD_DATA, "device {} listed twice", i));
-    }
-  }
-  std::vector<bool> any(m.operationCount(), false);
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    const std::vector<bool> supported = toDevice(devices[i])->supportedOperations(*m.model());
-    for (size_t op = 0; op < any.size() && op < supported.size(); ++op) {
-      any[op] = any[op] || supported[op];
-    }
-  }
-  for (size_t op = 0; op < any.size(); ++op) supportedOps[op] = any[op];
+  auto selected = knownDevices(devices, numDevices);
+  if (!selected.ok()) return report(__func__, selected.error());
+  const std::vector<bool> supported = operationsSupportedByAny(*m.model(), *selected);
+  std::copy(supported.begin(), supported.end(), supportedOps);
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -472,23 +470,9 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_createForDevices(
   if (numDevices == 0) {
     return report(__func__, makeError(ErrorCode::BAD_DATA, "no devices given"));
   }
-  std::vector<std::shared_ptr<Device>> selected;
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    ANNRT_REQUIRE(devices[i]);
-    std::shared_ptr<Device> device;
-    for (const auto& known : DeviceManager::get().devices()) {
-      if (known.get() == toDevice(devices[i])) device = known;
-    }
-    if (!device) return report(__func__, makeError(ErrorCode::BAD_DATA, "unknown device {}", i));
-    for (const auto& previous : selected) {
-      if (previous == device) {
-        return report(__func__,
-                      makeError(ErrorCode::BAD_DATA, "device {} listed twice", device->name()));
-      }
-    }
-    selected.push_back(device);
-  }
-  return createCompilation(__func__, model, std::move(selected), true, compilation);
+  auto selected = knownDevices(devices, numDevices);
+  if (!selected.ok()) return report(__func__, selected.error());
+  return createCompilation(__func__, model, std::move(selected).value(), true, compilation);
 }
 
 ANNRT_EXPORT void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation* compilation) {
@@ -669,11 +653,6 @@ ANNRT_EXPORT int ANeuralNetworksExecution_startComputeWithDependencies(
     ANNRT_REQUIRE(dependencies[i]);
     waitFor.push_back(reinterpret_cast<const Event*>(dependencies[i]));
   }
-  if (duration != 0 && !execution(e).compilation().isSingleExplicitDevice()) {
-    return report(__func__, makeError(ErrorCode::BAD_DATA,
-                                      "a duration needs a compilation created by "
-                                      "createForDevices with one device"));
-  }
   return start(__func__, e, std::move(waitFor), duration, true, event);
 }
 
@@ -688,7 +667,11 @@ ANNRT_EXPORT int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecu
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(duration);
   auto result = object<Execution>(e)->duration(durationCode);
-  if (!result.ok()) return report(__func__, result.error());
+  if (!result.ok()) {
+    // As AOSP: a duration that cannot be given reads UINT64_MAX; a bad code leaves it.
+    if (result.error().code == ErrorCode::BAD_STATE) *duration = UINT64_MAX;
+    return report(__func__, result.error());
+  }
   *duration = *result;
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -747,9 +730,8 @@ ANNRT_EXPORT int ANeuralNetworksExecution_addExtensionAttribute(
     const void* data, size_t length) {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(extensionName);
-  return report(__func__, makeError(ErrorCode::BAD_DATA,
-                                    "no device supports execution attributes of extension {}",
-                                    extensionName));
+  if (data == nullptr && length > 0) return unexpectedNull(__func__, "data");
+  return toCode(__func__, execution(e).addExtensionAttribute(extensionName));
 }
 
 // ---- Bursts ----

@@ -75,11 +75,12 @@ TEST_F(CompilationTest, SettingsRejectInvalidValuesAndKeepTheCompilationUsable) 
             ANeuralNetworksCompilation_setPreference(nullptr, ANEURALNETWORKS_PREFER_LOW_POWER));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksCompilation_setPreference(compilation.get(), 40));
+  // AOSP refuses only values past the last preference (CompilationBuilder).
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksCompilation_setPreference(compilation.get(), -1));
-  for (int32_t preference :
-       {ANEURALNETWORKS_PREFER_LOW_POWER, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER,
-        ANEURALNETWORKS_PREFER_SUSTAINED_SPEED}) {
+            ANeuralNetworksCompilation_setPreference(compilation.get(), 3));
+  for (int32_t preference : {int32_t{-1}, int32_t{ANEURALNETWORKS_PREFER_LOW_POWER},
+                             int32_t{ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER},
+                             int32_t{ANEURALNETWORKS_PREFER_SUSTAINED_SPEED}}) {
     EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
               ANeuralNetworksCompilation_setPreference(compilation.get(), preference));
   }
@@ -202,6 +203,15 @@ TEST_P(PreferredMemoryTest, IsAPowerOfTwoAfterFinish) {
             query(compilation.get(), std::numeric_limits<uint32_t>::max(), &value));
   ASSERT_OK(query(compilation.get(), 0, &value));
   EXPECT_TRUE(isPowerOfTwo(value)) << value;
+}
+
+// As AOSP: a compilation whose finish failed answers no query.
+TEST_P(PreferredMemoryTest, IsBadStateAfterAFailedFinish) {
+  Model oem = oemAndFloorModel();
+  Compilation compilation = compileForDevice(oem.get(), /*finish=*/false);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation.get()), ANEURALNETWORKS_BAD_DATA);
+  uint32_t value = 0;
+  EXPECT_EQ(ANEURALNETWORKS_BAD_STATE, GetParam()(compilation.get(), 0, &value));
 }
 
 INSTANTIATE_TEST_SUITE_P(

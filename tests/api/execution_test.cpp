@@ -51,10 +51,9 @@ TEST_F(ExecutionTest, SetInputAndOutputRejectBadArguments) {
               ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, length));
   }
   const uint32_t one = 1;
-  const OperandType half{ANEURALNETWORKS_TENSOR_FLOAT16, kDims}, flat = floatTensor({4}),
-                                                                 wider = floatTensor({2, 3});
+  // (Another type code is accepted, as AOSP does: execution_validation_test.)
+  const OperandType flat = floatTensor({4}), wider = floatTensor({2, 3});
   const ANeuralNetworksOperandType mismatched[] = {
-      half.get(),                                                     // other type
       flat.get(),                                                     // other rank
       wider.get(),                                                    // overrides a fixed dim
       {.type = ANEURALNETWORKS_TENSOR_FLOAT32, .dimensionCount = 1},  // null dims
@@ -126,15 +125,23 @@ TEST_F(ExecutionTest, SetFromMemoryRejectsBadRanges) {
   EXPECT_TRUE(std::equal(kFloored.begin(), kFloored.end(), memory.floats() + 4));
 }
 
-TEST_F(ExecutionTest, ComputeNeedsEveryArgumentAndKeepsTheExecutionUsable) {
+// As AOSP's prepareForCompute: a computation with an argument unset fails
+// with BAD_DATA and completes the execution, which then takes no more changes.
+TEST_F(ExecutionTest, ComputeWithAnUnsetArgumentCompletesTheExecution) {
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL, ANeuralNetworksExecution_compute(nullptr));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_compute(execution_.get()));
   ASSERT_OK(ANeuralNetworksExecution_setInput(execution_.get(), 0, nullptr, input_.data(),
                                               sizeof(input_)));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_compute(execution_.get()));
-  ASSERT_OK(ANeuralNetworksExecution_setOutput(execution_.get(), 0, nullptr, output_.data(),
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_setOutput(execution_.get(), 0, nullptr, output_.data(),
                                                sizeof(output_)));
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(execution_.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_compute(execution_.get()));
+  uint32_t rank = 0;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_getOutputOperandRank(execution_.get(), 0, &rank));
+  Execution complete = newExecution(compilation_.get());
+  bind(complete.get());
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(complete.get()));
   expectFloored();
 }
 
@@ -303,8 +310,8 @@ TEST_F(ExecutionTest, TimingNeedsExactlyOneExplicitDevice) {
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_startComputeWithDependencies(
                                           execution_.get(), nullptr, 0, 1'000'000'000, &event));
   EXPECT_EQ(event, nullptr);
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(execution_.get()));
-  expectFloored();
+  // As AOSP, the refused computation completed the execution.
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_compute(execution_.get()));
 }
 
 // Executions of a compilation for one device measure durations on request.
@@ -366,6 +373,50 @@ TEST_F(SingleDeviceTest, GetDurationWithoutTimingIsBadState) {
   EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
             ANeuralNetworksExecution_getDuration(execution_.get(),
                                                  ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
+}
+
+TEST_F(SingleDeviceTest, ExecutionAttributesFollowTheState) {
+  ANeuralNetworksExecution* e = execution_.get();
+  const int32_t data = 1;
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, nullptr, 4));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, &data, 4));
+  bind(e);
+  ASSERT_OK(ANeuralNetworksExecution_compute(e));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_addExtensionAttribute(e, "org.annrt.none", 0, &data, 4));
+}
+
+// getDuration: a bad code is BAD_DATA whatever the state and leaves the
+// output alone; a duration that cannot be given is BAD_STATE and UINT64_MAX.
+TEST_F(SingleDeviceTest, GetDurationCodesAndValues) {
+  ANeuralNetworksExecution* e = execution_.get();
+  uint64_t duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_getDuration(e, 4, &duration));
+  EXPECT_EQ(duration, 7u);
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_IN_DRIVER, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
+  bind(e);
+  ASSERT_OK(ANeuralNetworksExecution_compute(e));
+  duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_getDuration(e, -1, &duration));
+  EXPECT_EQ(duration, 7u);
+  // Computed without setMeasureTiming.
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_getDuration(
+                                           e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
+TEST_F(SingleDeviceTest, GetDurationAfterAFailedComputationIsUint64Max) {
+  ANeuralNetworksExecution* e = execution_.get();
+  ASSERT_OK(ANeuralNetworksExecution_setMeasureTiming(e, true));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksExecution_compute(e));  // nothing bound
+  uint64_t duration = 7;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksExecution_getDuration(
+                                           e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration));
+  EXPECT_EQ(duration, UINT64_MAX);
 }
 
 TEST_F(SingleDeviceTest, Timeouts) {
