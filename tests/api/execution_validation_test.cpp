@@ -22,12 +22,8 @@ using ExecutionValidationTest = FloorTest;
 class QuantizedFlexibleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    model_ = newModel();
     const OperandType tensor{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {0, 4}, 0.0625f, 128};
-    addUnary(model_.get(), ANEURALNETWORKS_RELU, tensor, tensor, 0);
-    const uint32_t in = 0, out = 1;
-    ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model_.get(), 1, &in, 1, &out));
-    ASSERT_OK(ANeuralNetworksModel_finish(model_.get()));
+    model_ = unaryModel(ANEURALNETWORKS_RELU, tensor, tensor);
     compilation_ = compile(model_.get());
   }
   Model model_;
@@ -251,13 +247,7 @@ TEST_F(ExecutionValidationTest, AReusableExecutionComputesAfterARefusal) {
 
 // RANK of a {2, 2} tensor: its output is an INT32 scalar.
 Model rankModel() {
-  Model model = newModel();
-  addUnary(model.get(), ANEURALNETWORKS_RANK, floatTensor(kDims), {ANEURALNETWORKS_INT32, {}}, 0);
-  const uint32_t in = 0, out = 1;
-  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
-            ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
-  return model;
+  return unaryModel(ANEURALNETWORKS_RANK, floatTensor(kDims), {ANEURALNETWORKS_INT32, {}});
 }
 
 // A scalar output has a rank (0) but no dimensions.

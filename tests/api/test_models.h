@@ -131,18 +131,25 @@ inline Model built(client::GraphBuilder& b) {
   return Model(b.releaseModel());
 }
 
-// out = FLOOR(in): operand 0 is the model input, operand 1 the model output.
-// Dims of 0 (or an empty output list: unknown rank) make shapes dynamic.
-inline Model floorModel(const std::vector<uint32_t>& inputDims = kDims,
-                        const std::vector<uint32_t>& outputDims = kDims, bool finish = true,
-                        int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) {
+// out = OPERATION(in): operand 0 is the model input, operand 1 the model
+// output; finished unless asked not to be.
+inline Model unaryModel(int32_t operation, const OperandType& input, const OperandType& output,
+                        bool finish = true) {
   client::GraphBuilder b;
-  const uint32_t in = b.addTensor(inputDims, {type});
-  const uint32_t out = b.addTensor(outputDims, {type});
-  b.addOperation(ANEURALNETWORKS_FLOOR, {in}, {out});
+  const uint32_t in = b.addTensor(input.dims, {input.code, input.scale, input.zeroPoint});
+  const uint32_t out = b.addTensor(output.dims, {output.code, output.scale, output.zeroPoint});
+  b.addOperation(operation, {in}, {out});
   b.identifyInputsAndOutputs({in}, {out});
   if (finish) b.finish();
   return built(b);
+}
+
+// out = FLOOR(in). Dims of 0 (or an empty output list: unknown rank) make
+// shapes dynamic.
+inline Model floorModel(const std::vector<uint32_t>& inputDims = kDims,
+                        const std::vector<uint32_t>& outputDims = kDims, bool finish = true,
+                        int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) {
+  return unaryModel(ANEURALNETWORKS_FLOOR, {type, inputDims}, {type, outputDims}, finish);
 }
 
 // Two independent operations: OEM_OPERATION (operands 0 -> 1, which no device
