@@ -11,10 +11,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
-#include "schema_object_generated.h"
+#include "tflite_object_file.h"
 
 namespace fb = annrt::tflite::fb;
 
@@ -73,14 +71,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: tflite_builtin_variant IN.tflite OUT.tflite\n");
     return 2;
   }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
-  if (!fb::VerifyModelBuffer(verifier)) {
-    fmt::print(stderr, "{}: not a valid TFLite model\n", argv[1]);
-    return 1;
-  }
-  std::unique_ptr<fb::ModelT> model(fb::GetModel(bytes.data())->UnPack());
+  std::unique_ptr<fb::ModelT> model = annrt::tflite::testing::readModelFile(argv[1]);
+  if (model == nullptr) return 1;
   uint32_t opcode = UINT32_MAX;
   int rewritten = 0;
   for (auto& subgraph : model->subgraphs) {
@@ -91,10 +83,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  flatbuffers::FlatBufferBuilder builder;
-  builder.Finish(fb::Model::Pack(builder, model.get()), fb::ModelIdentifier());
-  std::ofstream out(argv[2], std::ios::binary);
-  out.write(reinterpret_cast<const char*>(builder.GetBufferPointer()), builder.GetSize());
+  if (!annrt::tflite::testing::writeModelFile(*model, argv[2])) return 1;
   fmt::print("{}: {} Convolution2DTransposeBias -> TRANSPOSE_CONV\n", argv[2], rewritten);
-  return out.good() ? 0 : 1;
+  return 0;
 }

@@ -1,0 +1,190 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// TensorFlow Lite's input shape semantics in the importer: inputs take the
+// `shape` the file declares (shape_signature -1 only marks what may be
+// resized), resizes are checked like ResizeInputTensorStrict (or, non-strict,
+// like ResizeInputTensor) and every other operand's dims are inferred from
+// them, and keepDynamicDims leaves the -1 dims for execution time.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "common/device_lookup.h"
+#include "model_runner.h"
+#include "tflite/importer.h"
+#include "tflite_builder.h"
+
+namespace annrt::tflite {
+namespace {
+
+using testing::ModelSpec;
+using testing::serialize;
+
+// input [1,2,2,1] (shape_signature [-1,2,2,1]) + c -> t; t + c -> output,
+// c = {1,2,3,4} of shape [1,2,2,1]. t and output store batch-1 shapes only,
+// as in files whose inputs were given a dynamic batch.
+ModelSpec twoAddModel() {
+  ModelSpec spec = testing::addModel();
+  testing::SubgraphSpec& main = spec.subgraphs[0];
+  main.tensors[0].signature = {-1, 2, 2, 1};
+  main.tensors.push_back({{1, 2, 2, 1}, 0, 0, "sum"});
+  main.operators.push_back(main.operators[0]);
+  main.operators[0].outputs = {3};
+  main.operators[1].inputs = {3, 1};
+  return spec;
+}
+
+std::vector<uint8_t> floatBytes(const std::vector<float>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
+  std::vector<float> values(count);
+  std::memcpy(values.data(), bytes.data(), count * sizeof(float));
+  return values;
+}
+
+// input + 2 * {1,2,3,4}, broadcast over the batch.
+std::vector<float> expectedSums(const std::vector<float>& input) {
+  std::vector<float> sums;
+  for (size_t i = 0; i < input.size(); ++i) sums.push_back(input[i] + 2.0f * (1 + i % 4));
+  return sums;
+}
+
+std::vector<float> ramp(size_t count) {
+  std::vector<float> values;
+  for (size_t i = 0; i < count; ++i) values.push_back(10.0f * i);
+  return values;
+}
+
+Result<std::unique_ptr<ImportedModel>> importTwoAdd(const ImportOptions& options) {
+  return importBuffer(serialize(twoAddModel()), options);
+}
+
+TEST(DynamicShapeTest, InputsTakeTheDeclaredShapeAndRecordTheSignature) {
+  auto imported = importTwoAdd({});
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const ImportedModel& model = **imported;
+  EXPECT_EQ(model.inputs()[0].dims, (std::vector<uint32_t>{1, 2, 2, 1}));
+  EXPECT_EQ(model.inputs()[0].signature, (std::vector<int32_t>{-1, 2, 2, 1}));
+  EXPECT_EQ(model.outputs()[0].dims, (std::vector<uint32_t>{1, 2, 2, 1}));
+  EXPECT_EQ(model.outputs()[0].signature, (std::vector<int32_t>{1, 2, 2, 1}));
+  const std::vector<float> input = ramp(4);
+  auto outputs = testing::runModel(model.model(), {floatBytes(input)}, model.outputs());
+  ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+  EXPECT_EQ(floats((*outputs)[0], 4), expectedSums(input));
+}
+
+TEST(DynamicShapeTest, ResizingTheDynamicBatchInfersEveryShape) {
+  ImportOptions options;
+  options.inputShapes = {{3, 2, 2, 1}};
+  auto imported = importTwoAdd(options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const ImportedModel& model = **imported;
+  EXPECT_EQ(model.inputs()[0].dims, (std::vector<uint32_t>{3, 2, 2, 1}));
+  // Inferred through the intermediate "sum", whose file shape has batch 1.
+  EXPECT_EQ(model.outputs()[0].dims, (std::vector<uint32_t>{3, 2, 2, 1}));
+  const std::vector<float> input = ramp(12);
+  auto outputs = testing::runModel(model.model(), {floatBytes(input)}, model.outputs());
+  ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+  EXPECT_EQ(floats((*outputs)[0], 12), expectedSums(input));
+}
+
+// Known dims everywhere: a device that needs static shapes takes the model.
+TEST(DynamicShapeTest, ResizedModelIsClaimedByAnnrtCpu) {
+  const ANeuralNetworksDevice* cpu = test::findDevice("annrt-cpu");
+  if (cpu == nullptr) GTEST_SKIP() << "annrt-cpu is not built";
+  for (uint32_t batch : {1u, 2u}) {
+    ImportOptions options;
+    options.inputShapes = {{batch, 2, 2, 1}};
+    auto imported = importTwoAdd(options);
+    ASSERT_TRUE(imported.ok()) << imported.error().message;
+    bool supported[2] = {false, false};
+    ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices((*imported)->model(), &cpu, 1,
+                                                                    supported),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_TRUE(supported[0] && supported[1]) << "batch " << batch;
+  }
+}
+
+TEST(DynamicShapeTest, StrictResizeRefusesDimsTheSignatureFixes) {
+  ImportOptions options;
+  options.inputShapes = {{1, 3, 2, 1}};
+  auto refused = importTwoAdd(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::BAD_DATA);
+  EXPECT_NE(refused.error().message.find("input 0 'input': cannot resize dimension 1 from 2 to 3: "
+                                         "only dimensions whose shape_signature is -1 may change "
+                                         "(shape_signature [-1,2,2,1])"),
+            std::string::npos)
+      << refused.error().message;
+  // Without a shape_signature every dim is fixed, the batch too.
+  options.inputShapes = {{2, 2, 2, 1}};
+  auto noSignature = importBuffer(serialize(testing::addModel()), options);
+  ASSERT_FALSE(noSignature.ok());
+  EXPECT_NE(noSignature.error().message.find("cannot resize dimension 0 from 1 to 2"),
+            std::string::npos)
+      << noSignature.error().message;
+  options.inputShapes = {{0, 2, 2, 1}};
+  auto zero = importTwoAdd(options);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().message.find("dimension 0 of the new shape [0,2,2,1] is 0"),
+            std::string::npos)
+      << zero.error().message;
+}
+
+// ResizeInputTensor (benchmark_model's): any dim may change; what the
+// operations cannot take fails, as TFLite's AllocateTensors would.
+TEST(DynamicShapeTest, NonStrictResizeChangesFixedDimsTheOperationsAccept) {
+  ImportOptions options;
+  options.strictResize = false;
+  options.inputShapes = {{1, 2, 2, 3}};  // channels broadcast against c's 1
+  auto imported = importTwoAdd(options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  EXPECT_EQ((*imported)->outputs()[0].dims, (std::vector<uint32_t>{1, 2, 2, 3}));
+  // 3 rows cannot broadcast against c's 2: the runtime's validation of the
+  // ADD, whose input dims are now known, refuses it.
+  options.inputShapes = {{1, 3, 2, 1}};
+  auto refused = importTwoAdd(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::BAD_DATA);
+  EXPECT_NE(refused.error().message.find("ADD (tflite op #0): NNAPI rejected ADD"),
+            std::string::npos)
+      << refused.error().message;
+}
+
+TEST(DynamicShapeTest, KeepDynamicDimsTakesDimsAtExecutionTime) {
+  ImportOptions options;
+  options.keepDynamicDims = true;
+  auto imported = importTwoAdd(options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const ImportedModel& model = **imported;
+  EXPECT_EQ(model.inputs()[0].dims, (std::vector<uint32_t>{0, 2, 2, 1}));
+  EXPECT_EQ(model.outputs()[0].dims, (std::vector<uint32_t>{0, 0, 0, 0}));
+  for (uint32_t batch : {1u, 3u}) {
+    TensorInfo input = model.inputs()[0];
+    input.dims[0] = batch;
+    const std::vector<float> values = ramp(4 * batch);
+    auto outputs = testing::runWithInputDims(model.model(), {input}, {floatBytes(values)}, 1, 1024);
+    ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+    EXPECT_EQ((*outputs)[0].dims, (std::vector<uint32_t>{batch, 2, 2, 1}));
+    EXPECT_EQ(floats((*outputs)[0].bytes, 4 * batch), expectedSums(values));
+  }
+}
+
+TEST(DynamicShapeTest, KeepDynamicDimsAndInputShapesExcludeEachOther) {
+  ImportOptions options;
+  options.keepDynamicDims = true;
+  options.inputShapes = {{2, 2, 2, 1}};
+  auto refused = importTwoAdd(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("give inputShapes or keepDynamicDims, not both"),
+            std::string::npos)
+      << refused.error().message;
+}
+
+}  // namespace
+}  // namespace annrt::tflite
