@@ -62,7 +62,7 @@ Result<std::unique_ptr<ModelSource>> importTfliteModel(const std::string& path,
   auto imported = annrt::tflite::importFile(path, importOptions);
   if (!imported.ok()) {
     Error error = imported.takeError();
-    error.message = fmt::format("cannot import {}: {}", path, error.message);
+    error.message = fmt::format("cannot import {}", error.message);  // it names the file
     return error;
   }
   return std::unique_ptr<ModelSource>(new TfliteModel(std::move(imported).value()));
