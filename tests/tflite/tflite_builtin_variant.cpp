@@ -67,23 +67,19 @@ bool rewrite(fb::ModelT& model, fb::SubGraphT& subgraph, fb::OperatorT& op, uint
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: tflite_builtin_variant IN.tflite OUT.tflite\n");
-    return 2;
-  }
-  std::unique_ptr<fb::ModelT> model = annrt::tflite::testing::readModelFile(argv[1]);
-  if (model == nullptr) return 1;
-  uint32_t opcode = UINT32_MAX;
-  int rewritten = 0;
-  for (auto& subgraph : model->subgraphs) {
-    for (auto& op : subgraph->operators) {
-      const auto& code = model->operator_codes[op->opcode_index];
-      if (code->custom_code == "Convolution2DTransposeBias") {
-        rewritten += rewrite(*model, *subgraph, *op, opcode);
-      }
-    }
-  }
-  if (!annrt::tflite::testing::writeModelFile(*model, argv[2])) return 1;
-  fmt::print("{}: {} Convolution2DTransposeBias -> TRANSPOSE_CONV\n", argv[2], rewritten);
-  return 0;
+  return annrt::tflite::testing::rewriteModelFile(
+      argc, argv, "tflite_builtin_variant", [](fb::ModelT& model, const std::string& out) {
+        uint32_t opcode = UINT32_MAX;
+        int rewritten = 0;
+        for (auto& subgraph : model.subgraphs) {
+          for (auto& op : subgraph->operators) {
+            const auto& code = model.operator_codes[op->opcode_index];
+            if (code->custom_code == "Convolution2DTransposeBias") {
+              rewritten += rewrite(model, *subgraph, *op, opcode);
+            }
+          }
+        }
+        fmt::print("{}: {} Convolution2DTransposeBias -> TRANSPOSE_CONV\n", out, rewritten);
+        return true;
+      });
 }

@@ -14,37 +14,42 @@
 
 namespace fb = annrt::tflite::fb;
 
-int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: tflite_dynamic_batch IN.tflite OUT.tflite\n");
-    return 2;
+namespace {
+
+// Gives every main input shape_signature[0] = -1; false (after saying why)
+// when the model has no main subgraph or an input without a batch.
+bool makeBatchDynamic(fb::ModelT& model, const std::string& out) {
+  if (model.subgraphs.empty()) {
+    fmt::print(stderr, "{}: the model has no subgraph\n", out);
+    return false;
   }
-  std::unique_ptr<fb::ModelT> model = annrt::tflite::testing::readModelFile(argv[1]);
-  if (model == nullptr) return 1;
-  if (model->subgraphs.empty()) {
-    fmt::print(stderr, "{}: the model has no subgraph\n", argv[1]);
-    return 1;
-  }
-  fb::SubGraphT& main = *model->subgraphs[0];
+  fb::SubGraphT& main = *model.subgraphs[0];
   int added = 0;
   for (int32_t index : main.inputs) {
     if (index < 0 || static_cast<size_t>(index) >= main.tensors.size()) {
-      fmt::print(stderr, "{}: input tensor {} does not exist\n", argv[1], index);
-      return 1;
+      fmt::print(stderr, "input tensor {} does not exist\n", index);
+      return false;
     }
     fb::TensorT& tensor = *main.tensors[index];
     if (tensor.shape.empty()) {
-      fmt::print(stderr, "{}: input '{}' is a scalar; it has no batch\n", argv[1], tensor.name);
-      return 1;
+      fmt::print(stderr, "input '{}' is a scalar; it has no batch\n", tensor.name);
+      return false;
     }
     if (tensor.shape_signature.empty()) {
       tensor.shape_signature = tensor.shape;
       ++added;
     }
     tensor.shape_signature[0] = -1;
-    fmt::print("{}: input '{}' shape [{}] shape_signature [{}]\n", argv[2], tensor.name,
+    fmt::print("{}: input '{}' shape [{}] shape_signature [{}]\n", out, tensor.name,
                fmt::join(tensor.shape, ","), fmt::join(tensor.shape_signature, ","));
   }
-  fmt::print("{}: {} of {} inputs had no shape_signature\n", argv[2], added, main.inputs.size());
-  return annrt::tflite::testing::writeModelFile(*model, argv[2]) ? 0 : 1;
+  fmt::print("{}: {} of {} inputs had no shape_signature\n", out, added, main.inputs.size());
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return annrt::tflite::testing::rewriteModelFile(argc, argv, "tflite_dynamic_batch",
+                                                  makeBatchDynamic);
 }

@@ -30,4 +30,15 @@ bool writeModelFile(const fb::ModelT& model, const std::string& path) {
   return out.good();
 }
 
+int rewriteModelFile(int argc, char** argv, const char* name,
+                     const std::function<bool(fb::ModelT&, const std::string& out)>& rewrite) {
+  if (argc != 3) {
+    fmt::print(stderr, "usage: {} IN.tflite OUT.tflite\n", name);
+    return 2;
+  }
+  std::unique_ptr<fb::ModelT> model = readModelFile(argv[1]);
+  if (model == nullptr || !rewrite(*model, argv[2])) return 1;
+  return writeModelFile(*model, argv[2]) ? 0 : 1;
+}
+
 }  // namespace annrt::tflite::testing

@@ -8,6 +8,7 @@
 // model.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,5 +19,11 @@ namespace annrt::tflite::testing {
 // The model, or nullptr after printing why to stderr.
 std::unique_ptr<fb::ModelT> readModelFile(const std::string& path);
 bool writeModelFile(const fb::ModelT& model, const std::string& path);
+
+// The main() of a tool "NAME IN.tflite OUT.tflite": reads IN, applies
+// `rewrite` (which prints why and returns false when it cannot), writes OUT.
+// Returns the exit status.
+int rewriteModelFile(int argc, char** argv, const char* name,
+                     const std::function<bool(fb::ModelT&, const std::string& out)>& rewrite);
 
 }  // namespace annrt::tflite::testing
