@@ -69,6 +69,9 @@ class Converter {
   const OperatorView& op() const { return *op_; }
   const SubgraphView& subgraph() const { return subgraph_; }
   const ImportOptions& options() const { return *state_.options; }
+  // The shapes the file stores for computed tensors hold: the inputs have
+  // their declared shapes (not resized).
+  bool storedShapesHold() const { return state_.declaredShapes; }
   std::string opName() const;
   size_t inputCount() const { return op_->inputs.size(); }
   size_t outputCount() const { return op_->outputs.size(); }

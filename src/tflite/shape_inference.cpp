@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tflite/shape_inference.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
 #include "ops/operation.h"
@@ -20,13 +22,46 @@ bool dataOnly(OperandType type) {
          (isTensorType(type) && isQuantizedType(type));
 }
 
+// Read-only zeros as the data of non-constant inputs: an anonymous mapping,
+// whose pages are the kernel's shared zero page, so a large one costs
+// address space, not memory.
+class ZeroPages {
+ public:
+  ZeroPages() = default;
+  ZeroPages(const ZeroPages&) = delete;
+  ZeroPages& operator=(const ZeroPages&) = delete;
+  ~ZeroPages() { release(); }
+
+  // At least `bytes` zeros, or nullptr when they cannot be mapped.
+  const void* reserve(size_t bytes) {
+    if (bytes <= size_) return data_;
+    release();
+    void* data =
+        mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (data == MAP_FAILED) return nullptr;
+    data_ = data;
+    size_ = bytes;
+    return data_;
+  }
+
+ private:
+  void release() {
+    if (data_ != nullptr) munmap(data_, size_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // One operation seen by its `prepare`: shapes of the model being inferred,
 // constant values, and zeros as the data of non-constant inputs (prepare
 // only reads them where dataOnly says their values do not matter).
 class InferenceContext final : public ops::ExecutionContext {
  public:
   InferenceContext(const WrittenOperation& operation, const std::vector<WrittenOperand>& operands,
-                   std::vector<Shape>& shapes, std::vector<uint8_t>& zeros, bool relaxed)
+                   std::vector<Shape>& shapes, const void* zeros, bool relaxed)
       : operation_(operation),
         operands_(operands),
         shapes_(shapes),
@@ -44,9 +79,7 @@ class InferenceContext final : public ops::ExecutionContext {
   const void* inputData(uint32_t i) const override {
     const WrittenOperand& operand = operands_[operation_.inputs[i]];
     if (operand.constant) return operand.value.empty() ? nullptr : operand.value.data();
-    const size_t bytes = byteSize(inputShape(i));
-    if (zeros_.size() < bytes) zeros_.resize(bytes);
-    return zeros_.data();
+    return zeros_;  // sized for every input by zeroBytes
   }
   const Shape& outputShape(uint32_t i) const override { return shapes_[operation_.outputs[i]]; }
   Result<void> setOutputShape(uint32_t i, const Shape& shape) override {
@@ -71,7 +104,7 @@ class InferenceContext final : public ops::ExecutionContext {
   const WrittenOperation& operation_;
   const std::vector<WrittenOperand>& operands_;
   std::vector<Shape>& shapes_;
-  std::vector<uint8_t>& zeros_;
+  const void* zeros_;
   bool relaxed_;
   std::vector<bool> written_;
 };
@@ -86,6 +119,19 @@ const ops::OperationRegistration* registrationOf(const WrittenOperation& operati
     return nullptr;  // output shapes depend on values
   }
   return ops::findOperation(type);
+}
+
+// The bytes of the largest non-constant input (0 when one's size overflows).
+size_t zeroBytes(const WrittenOperation& operation, const std::vector<WrittenOperand>& operands,
+                 const std::vector<Shape>& shapes) {
+  size_t largest = 1;
+  for (uint32_t input : operation.inputs) {
+    if (operands[input].constant) continue;
+    const size_t bytes = byteSize(shapes[input]);
+    if (bytes == 0) return 0;
+    largest = std::max(largest, bytes);
+  }
+  return largest;
 }
 
 bool inferable(const WrittenOperation& operation, const std::vector<WrittenOperand>& operands,
@@ -113,12 +159,16 @@ Result<std::vector<std::vector<uint32_t>>> inferShapes(const NnapiWriter& writer
       std::fill(shapes[output].dims.begin(), shapes[output].dims.end(), 0);
     }
   }
-  std::vector<uint8_t> zeros;
+  ZeroPages zeros;
   for (size_t k = 0; k < written.size(); ++k) {
     const WrittenOperation& operation = written[k];
     const ops::OperationRegistration* registration = registrationOf(operation);
     if (registration == nullptr || !inferable(operation, operands, shapes)) continue;
-    InferenceContext context(operation, operands, shapes, zeros, relaxed);
+    // Where the zeros cannot be had, the outputs stay unknown.
+    const size_t bytes = zeroBytes(operation, operands, shapes);
+    const void* zeroData = bytes == 0 ? nullptr : zeros.reserve(bytes);
+    if (zeroData == nullptr) continue;
+    InferenceContext context(operation, operands, shapes, zeroData, relaxed);
     Result<void> prepared = registration->prepare(context);
     if (!prepared.ok() || !context.allWritten()) {
       const std::string where = k < operations.size()

@@ -94,6 +94,45 @@ TEST(DynamicShapeTest, ResizingTheDynamicBatchInfersEveryShape) {
   expectSumsAtBatch(**imported, 3);
 }
 
+// FULLY_CONNECTED with keep_num_dims: input [1,2,3] (shape_signature
+// [-1,2,3]) times weights [2 units, 3] -> output [1,2,2], which NNAPI
+// computes as [rows, units] and reshapes; at another batch the reshape must
+// follow the rows, not the stored batch-1 shape.
+TEST(DynamicShapeTest, FullyConnectedKeepingDimsFollowsTheBatch) {
+  ModelSpec spec;
+  const uint32_t weights = spec.addBuffer(std::vector<float>{1, 0, 0, 0, 1, 10});
+  spec.addOpcode(9);  // FULLY_CONNECTED
+  testing::SubgraphSpec main;
+  main.tensors = {
+      {{1, 2, 3}, 0, 0, "input"}, {{2, 3}, 0, weights, "weights"}, {{1, 2, 2}, 0, 0, "output"}};
+  main.tensors[0].signature = {-1, 2, 3};
+  testing::OperatorSpec fc{0, {0, 1, -1}, {2}};
+  fc.options = {fb::BuiltinOptions::FullyConnectedOptions, [](flatbuffers::FlatBufferBuilder& b) {
+                  return fb::CreateFullyConnectedOptions(b, fb::ActivationFunctionType::NONE, 0,
+                                                         true)
+                      .Union();
+                }};
+  main.operators = {fc};
+  main.inputs = {0};
+  main.outputs = {2};
+  spec.subgraphs = {main};
+  ImportOptions options;
+  options.inputShapes = {{3, 2, 3}};
+  auto imported = importBuffer(serialize(spec), options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  EXPECT_EQ((*imported)->outputs()[0].dims, (std::vector<uint32_t>{3, 2, 2}));
+  const std::vector<float> input = ramp(18);
+  auto outputs =
+      testing::runModel((*imported)->model(), {floatBytes(input)}, (*imported)->outputs());
+  ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+  std::vector<float> expected;
+  for (size_t row = 0; row < 6; ++row) {
+    expected.push_back(input[row * 3]);
+    expected.push_back(input[row * 3 + 1] + 10 * input[row * 3 + 2]);
+  }
+  EXPECT_EQ(floats((*outputs)[0], 12), expected);
+}
+
 // Known dims everywhere: a device that needs static shapes takes the model.
 TEST(DynamicShapeTest, ResizedModelIsClaimedByAnnrtCpu) {
   const ANeuralNetworksDevice* cpu = test::findDevice("annrt-cpu");
