@@ -34,7 +34,8 @@ struct RunOutput {
 
 // Runs once with each input's dims given at execution time (the operand type
 // of ANeuralNetworksExecution_setInput), for models whose inputs have
-// unknown dims; every output gets a buffer of `outputBytes`.
+// unknown dims; every output gets a buffer of `outputBytes` (so their dims
+// must be unknown too: NNAPI wants a known output's exact size).
 Result<std::vector<RunOutput>> runWithInputDims(ANeuralNetworksModel* model,
                                                 const std::vector<TensorInfo>& inputs,
                                                 const std::vector<std::vector<uint8_t>>& data,
