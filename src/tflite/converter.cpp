@@ -8,16 +8,15 @@
 
 #include "tflite/builtin_names.h"
 #include "tflite/op_table.h"
+#include "tflite/shape_inference.h"
 #include "tflite/sparsity.h"
 
 namespace annrt::tflite {
 namespace {
 
-// NNAPI dims of a tensor: unknown (-1) signature entries become 0.
+// NNAPI dims of a tensor's stored shape (ModelReader checked they are >= 0).
 std::vector<uint32_t> nnapiDims(const std::vector<int32_t>& dims) {
-  std::vector<uint32_t> result;
-  for (int32_t extent : dims) result.push_back(extent < 0 ? 0 : static_cast<uint32_t>(extent));
-  return result;
+  return {dims.begin(), dims.end()};
 }
 
 Result<Shape> quantizedShape(const TensorView& tensor, OperandType type) {
@@ -100,8 +99,7 @@ Converter::Converter(ImportState& state, int subgraphIndex)
     : state_(state),
       subgraphIndex_(subgraphIndex),
       subgraph_(state.reader->subgraphs()[subgraphIndex]),
-      operands_(subgraph_.tensors.size()),
-      dynamicShapes_(!state.options->inputShapes.empty()) {}
+      operands_(subgraph_.tensors.size()) {}
 
 std::string Converter::opName() const {
   return op_ ? customOrBuiltinName(*op_) : "?";
@@ -122,16 +120,20 @@ Result<Shape> Converter::operandShape(const TensorView& tensor) const {
     if (shape.dims.empty()) shape.dims = {1};  // NNAPI constants need a known rank
     return shape;
   }
-  shape.dims = nnapiDims(tensor.signature);
-  if (dynamicShapes_) std::fill(shape.dims.begin(), shape.dims.end(), 0);
+  // The stored shapes were computed for the declared input shapes; for
+  // others they start unknown (of the same rank) and shape inference fills
+  // them (shape_inference.h).
+  shape.dims = nnapiDims(tensor.shape);
+  if (!state_.declaredShapes) std::fill(shape.dims.begin(), shape.dims.end(), 0);
   return shape;
 }
 
 Result<void> Converter::run() {
   ANNRT_RETURN_IF_ERROR(writer_.create());
   writer_.referenceFile(state_.file, state_.fileMemory);
+  if (subgraphIndex_ == 0) writer_.overrideDims(state_.inferredDims);
   state_.inProgress.push_back(subgraphIndex_);
-  ANNRT_RETURN_IF_ERROR(createOverriddenInputs());
+  ANNRT_RETURN_IF_ERROR(createInputs());
   for (const OperatorView& op : subgraph_.operators) {
     op_ = &op;
     ANNRT_RETURN_IF_ERROR(convertOperator(op));
@@ -139,6 +141,11 @@ Result<void> Converter::run() {
   op_ = nullptr;
   ANNRT_RETURN_IF_ERROR(addInputsAndOutputs());
   state_.inProgress.pop_back();
+  if (subgraphIndex_ == 0 && state_.inferShapes) {  // before finish drops constants it owns
+    ANNRT_ASSIGN_OR_RETURN(
+        state_.inferredDims,
+        inferShapes(writer_, state_.options->relaxFloat32toFloat16, state_.operations));
+  }
   return writer_.finish(state_.options->relaxFloat32toFloat16);
 }
 
@@ -159,22 +166,14 @@ Result<void> Converter::convertOperator(const OperatorView& op) {
   return mapping->map(*this, *mapping);
 }
 
-// Model inputs of subgraph 0 get the shapes of ImportOptions::inputShapes.
-Result<void> Converter::createOverriddenInputs() {
-  const auto& overrides = state_.options->inputShapes;
-  if (subgraphIndex_ != 0 || overrides.empty()) return {};
-  ANNRT_CHECK(overrides.size() == subgraph_.inputs.size(),
-              "{} input shapes given for a model with {} inputs", overrides.size(),
-              subgraph_.inputs.size());
-  for (size_t i = 0; i < overrides.size(); ++i) {
+// Model inputs of subgraph 0 get the dims of ImportState::inputDims.
+Result<void> Converter::createInputs() {
+  if (subgraphIndex_ != 0) return {};
+  for (size_t i = 0; i < subgraph_.inputs.size() && i < state_.inputDims.size(); ++i) {
     const TensorView& tensor = subgraph_.tensors[subgraph_.inputs[i]];
-    ANNRT_CHECK(!tensor.isConstant(), "subgraph 0 input tensor {} is a constant", tensor.index);
-    ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
-    ANNRT_CHECK(overrides[i].size() == shape.dims.size(),
-                "input {} shape override has rank {}, the model input has rank {}", i,
-                overrides[i].size(), shape.dims.size());
-    shape.dims = overrides[i];
     if (operands_[tensor.index]) continue;  // listed twice
+    ANNRT_ASSIGN_OR_RETURN(Shape shape, operandShape(tensor));
+    shape.dims = state_.inputDims[i];
     ANNRT_ASSIGN_OR_RETURN(operands_[tensor.index], writer_.addOperand(shape));
   }
   return {};

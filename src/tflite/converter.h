@@ -31,6 +31,15 @@ struct ImportState {
   std::map<int, ANeuralNetworksModel*> converted;       // subgraph index -> model
   std::vector<int> inProgress;                          // subgraphs being converted
   std::vector<OperationInfo> operations;                // of subgraph 0
+  // Dims of subgraph 0's inputs (input_plan.h).
+  std::vector<std::vector<uint32_t>> inputDims;
+  // The inputs have their declared shapes, so the file's stored shapes of
+  // every other tensor hold; otherwise those start unknown.
+  bool declaredShapes = true;
+  // Infer subgraph 0's shapes into `inferredDims` (a first conversion), or
+  // give its operands the `inferredDims` of a first conversion.
+  bool inferShapes = false;
+  std::vector<std::vector<uint32_t>> inferredDims;
 };
 
 // A constant computed by the importer (densified, dequantized or narrowed).
@@ -60,6 +69,9 @@ class Converter {
   const OperatorView& op() const { return *op_; }
   const SubgraphView& subgraph() const { return subgraph_; }
   const ImportOptions& options() const { return *state_.options; }
+  // The shapes the file stores for computed tensors hold: the inputs have
+  // their declared shapes (not resized).
+  bool storedShapesHold() const { return state_.declaredShapes; }
   std::string opName() const;
   size_t inputCount() const { return op_->inputs.size(); }
   size_t outputCount() const { return op_->outputs.size(); }
@@ -105,7 +117,7 @@ class Converter {
   Result<uint32_t> constantOperand(const TensorView& tensor);
   Result<FoldedConstant> constantOf(int32_t tensorIndex) const;
   Result<uint32_t> halfCastOperand(int32_t tensorIndex);
-  Result<void> createOverriddenInputs();
+  Result<void> createInputs();
   Result<void> addInputsAndOutputs();
   void record(std::string nnapiName);
 
@@ -123,7 +135,6 @@ class Converter {
   std::map<int32_t, HalfConstant> halfConstants_;  // by DEQUANTIZE output tensor
   std::vector<uint32_t> inputOperands_;
   std::vector<uint32_t> outputOperands_;
-  bool dynamicShapes_ = false;
 };
 
 }  // namespace annrt::tflite

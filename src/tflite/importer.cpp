@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "tflite/converter.h"
+#include "tflite/input_plan.h"
 #include "tflite/model_reader.h"
 
 namespace annrt::tflite {
@@ -39,11 +40,20 @@ class ImportedModelBuilder {
     imported->fileMemory_ = fileMemory;
     imported->fileSize_ = bytes.size();
     ANNRT_ASSIGN_OR_RETURN(ModelReader reader, ModelReader::open(bytes));
-    ImportState state;
-    state.reader = &reader;
-    state.options = &options;
-    state.file = bytes;
-    state.fileMemory = fileMemory;
+    const SubgraphView& main = reader.subgraphs()[0];
+    ANNRT_ASSIGN_OR_RETURN(InputPlan plan, planInputs(main, options));
+    ImportState state = newState(reader, options, bytes, fileMemory, plan);
+    if (!plan.declaredShapes && plan.allKnown) {
+      // Resized inputs: a first conversion infers every operand's dims, which
+      // the second one gives the model (NNAPI operands cannot change dims).
+      ImportState first = newState(reader, options, bytes, fileMemory, plan);
+      first.inferShapes = true;
+      Converter inference(first, 0);
+      Result<void> converted = inference.run();
+      for (ANeuralNetworksModel* model : first.referencedModels) ANeuralNetworksModel_free(model);
+      ANNRT_RETURN_IF_ERROR(converted);
+      state.inferredDims = std::move(first.inferredDims);
+    }
     Converter converter(state, 0);
     Result<void> converted = converter.run();
     // Referenced models belong to the result even when the conversion failed.
@@ -51,26 +61,38 @@ class ImportedModelBuilder {
     if (!converted.ok()) return converted.takeError();
     imported->models_.insert(imported->models_.begin(), converter.writer().release());
     imported->operations_ = std::move(state.operations);
-    const SubgraphView& main = reader.subgraphs()[0];
-    ANNRT_ASSIGN_OR_RETURN(imported->inputs_, describe(converter, main, main.inputs, options));
-    ANNRT_ASSIGN_OR_RETURN(imported->outputs_, describe(converter, main, main.outputs, {}));
+    imported->inputs_ = describe(converter, main, main.inputs, converter.inputOperands());
+    imported->outputs_ = describe(converter, main, main.outputs, converter.outputOperands());
     return imported;
   }
 
  private:
-  static Result<std::vector<TensorInfo>> describe(const Converter& converter,
-                                                  const SubgraphView& subgraph,
-                                                  const std::vector<int32_t>& tensors,
-                                                  const ImportOptions& options) {
+  static ImportState newState(const ModelReader& reader, const ImportOptions& options,
+                              std::span<const uint8_t> bytes, ANeuralNetworksMemory* fileMemory,
+                              const InputPlan& plan) {
+    ImportState state;
+    state.reader = &reader;
+    state.options = &options;
+    state.file = bytes;
+    state.fileMemory = fileMemory;
+    state.inputDims = plan.dims;
+    state.declaredShapes = plan.declaredShapes;
+    return state;
+  }
+
+  // The model's inputs or outputs, with the dims and types their operands got.
+  static std::vector<TensorInfo> describe(Converter& converter, const SubgraphView& subgraph,
+                                          const std::vector<int32_t>& tensors,
+                                          const std::vector<uint32_t>& operands) {
     std::vector<TensorInfo> infos;
     for (size_t i = 0; i < tensors.size(); ++i) {
       const TensorView& tensor = subgraph.tensors[tensors[i]];
-      ANNRT_ASSIGN_OR_RETURN(Shape shape, converter.operandShape(tensor));
+      const Shape& shape = converter.writer().operands()[operands[i]].shape;
       TensorInfo info;
       info.name = tensor.name;
       info.type = static_cast<int32_t>(shape.type);
-      for (int32_t extent : tensor.signature) info.dims.push_back(extent < 0 ? 0 : extent);
-      if (i < options.inputShapes.size()) info.dims = options.inputShapes[i];
+      info.dims = shape.dims;
+      info.signature = tensor.signature;
       info.scale = shape.scale;
       info.zeroPoint = shape.zeroPoint;
       infos.push_back(std::move(info));

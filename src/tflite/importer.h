@@ -26,16 +26,39 @@ inline constexpr const char* kExtensionName = "com.annrt.tflite";
 
 struct TensorInfo {
   std::string name;
-  int32_t type = 0;            // NNAPI OperandCode of the model input/output
-  std::vector<uint32_t> dims;  // as the .tflite declares them (shape_signature -1 -> 0 = unknown)
+  int32_t type = 0;  // NNAPI OperandCode of the model input/output
+  // Dims in the NNAPI model: an input's declared `shape` (or its resized
+  // dims; 0 where ImportOptions::keepDynamicDims left a -1 dim unknown), an
+  // output's as inferred from them (0 = known at execution time only).
+  std::vector<uint32_t> dims;
+  // The file's shape_signature (its `shape` when it has none): -1 marks the
+  // dims that may be resized.
+  std::vector<int32_t> signature{};
   float scale = 0;
   int32_t zeroPoint = 0;
   size_t byteSize() const;  // for fully specified dims
 };
 
+// Input shapes follow TensorFlow Lite: by default every input has the
+// `shape` the file declares, as the interpreter allocates it, so every
+// operand's dims are known (and annrt-cpu can claim the model); a
+// shape_signature of -1 only marks a dim that may be resized.
 struct ImportOptions {
-  bool relaxFloat32toFloat16 = false;              // --nnapi_allow_fp16
-  std::vector<std::vector<uint32_t>> inputShapes;  // optional overrides (--input_layer_shape)
+  bool relaxFloat32toFloat16 = false;  // --nnapi_allow_fp16
+  // Resized inputs, one shape per subgraph 0 input (--input_layer_shape), as
+  // TFLite's ResizeInputTensor then AllocateTensors: the other tensors' dims
+  // are inferred from them; an operation that cannot take them is an error.
+  std::vector<std::vector<uint32_t>> inputShapes;
+  // As ResizeInputTensorStrict: only dims whose shape_signature is -1 may
+  // change. false: any dim may (ResizeInputTensor, what benchmark_model uses).
+  bool strictResize = true;
+  // The inputs' -1 dims stay unknown (0) in the NNAPI model, to be given at
+  // execution time (ANeuralNetworksExecution_setInput with an operand type);
+  // the other tensors' dims are then unknown too and the runtime computes
+  // them per execution (ANeuralNetworksExecution_getOutputOperandDimensions
+  // reports the outputs'). Devices that need static shapes (annrt-cpu) leave
+  // such a model to the reference device.
+  bool keepDynamicDims = false;
   // Constant float16 weights (DEQUANTIZE of a FLOAT16 constant) stay float16
   // in the model behind an NNAPI CAST, at half the memory; false folds them
   // into float32 constants.

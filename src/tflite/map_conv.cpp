@@ -118,7 +118,11 @@ Result<void> fullyConnected(Converter& c, const OpMapping& m) {
   flat.dims = {static_cast<uint32_t>(output.elementCount() / std::max(units, 1u)), units};
   ANNRT_ASSIGN_OR_RETURN(uint32_t product, c.temporary(flat));
   ANNRT_RETURN_IF_ERROR(c.emit(OperationType::FULLY_CONNECTED, inputs, {product}));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t shape, c.writer().addInt32Tensor(output.shape));
+  // The stored output shape is for the declared batch; a resized one is
+  // whatever the product's rows make (TFLite keeps the input's leading dims).
+  std::vector<int32_t> target = output.shape;
+  if (!c.storedShapesHold() && !target.empty()) target[0] = -1;
+  ANNRT_ASSIGN_OR_RETURN(uint32_t shape, c.writer().addInt32Tensor(target));
   if (!plan.after) return c.emit(OperationType::RESHAPE, {product, shape}, {plan.output});
   ANNRT_RETURN_IF_ERROR(c.emit(OperationType::RESHAPE, {product, shape}, {plan.result}));
   return finishActivation(c, plan);

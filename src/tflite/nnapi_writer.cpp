@@ -33,7 +33,12 @@ ANeuralNetworksModel* NnapiWriter::release() {
   return model;
 }
 
-Result<uint32_t> NnapiWriter::addOperand(const Shape& shape) {
+Result<uint32_t> NnapiWriter::addOperand(const Shape& given) {
+  Shape shape = given;
+  const size_t next = operands_.size();
+  if (next < dimsOverride_.size() && !dimsOverride_[next].empty()) {
+    shape.dims = dimsOverride_[next];
+  }
   ANeuralNetworksOperandType type{};
   type.type = static_cast<int32_t>(shape.type);
   type.dimensionCount = static_cast<uint32_t>(shape.dims.size());
@@ -42,7 +47,10 @@ Result<uint32_t> NnapiWriter::addOperand(const Shape& shape) {
   type.zeroPoint = shape.zeroPoint;
   ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_addOperand(model_, &type),
                                    fmt::format("adding a {} operand", toString(shape))));
-  const uint32_t index = operandCount_++;
+  const auto index = static_cast<uint32_t>(next);
+  WrittenOperand written;
+  written.shape = shape;
+  operands_.push_back(std::move(written));
   if (shape.channelQuant) {
     ANeuralNetworksSymmPerChannelQuantParams params{};
     params.channelDim = shape.channelQuant->channelDim;
@@ -56,6 +64,11 @@ Result<uint32_t> NnapiWriter::addOperand(const Shape& shape) {
 }
 
 Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t length) {
+  WrittenOperand& operand = operands_[index];
+  operand.constant = true;
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  operand.copied.assign(bytes, bytes + length);
+  operand.value = operand.copied;
   return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length),
                     fmt::format("setting the value of operand {} ({} bytes)", index, length));
 }
@@ -65,6 +78,10 @@ Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const ui
   const bool inFile = fileMemory_ != nullptr && !file_.empty() && !bytes.empty() &&
                       bytes.data() >= file_.data() &&
                       bytes.data() + bytes.size() <= file_.data() + file_.size();
+  if (bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    operands_[index].constant = true;
+    operands_[index].value = bytes;
+  }
   if (inFile && bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
     const auto offset = static_cast<size_t>(bytes.data() - file_.data());
     ANNRT_RETURN_IF_ERROR(checkNnapi(
@@ -110,6 +127,8 @@ Result<uint32_t> NnapiWriter::addInt32Tensor(const std::vector<int32_t>& values)
 
 Result<uint32_t> NnapiWriter::addModel(const ANeuralNetworksModel* referenced) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::SUBGRAPH)));
+  operands_[index].constant = true;
+  operands_[index].subgraph = true;
   ANNRT_RETURN_IF_ERROR(
       checkNnapi(ANeuralNetworksModel_setOperandValueFromModel(model_, index, referenced),
                  "ANeuralNetworksModel_setOperandValueFromModel"));
@@ -121,15 +140,29 @@ Result<int32_t> NnapiWriter::extensionOperationType(const char* extension, uint1
   ANNRT_RETURN_IF_ERROR(checkNnapi(
       ANeuralNetworksModel_getExtensionOperationType(model_, extension, code, &type),
       fmt::format("ANeuralNetworksModel_getExtensionOperationType({}, {})", extension, code)));
+  WrittenOperation handedOut;
+  handedOut.type = type;
+  handedOut.extension = extension;
+  handedOut.extensionCode = code;
+  extensionTypes_.push_back(std::move(handedOut));
   return type;
 }
 
 Result<void> NnapiWriter::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
                                        const std::vector<uint32_t>& outputs) {
-  return checkNnapi(ANeuralNetworksModel_addOperation(
-                        model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
-                        static_cast<uint32_t>(outputs.size()), outputs.data()),
-                    "ANeuralNetworksModel_addOperation");
+  ANNRT_RETURN_IF_ERROR(checkNnapi(
+      ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()),
+                                        inputs.data(), static_cast<uint32_t>(outputs.size()),
+                                        outputs.data()),
+      "ANeuralNetworksModel_addOperation"));
+  WrittenOperation operation{type, nullptr, 0, inputs, outputs};
+  for (const WrittenOperation& extension : extensionTypes_) {
+    if (extension.type != type) continue;
+    operation.extension = extension.extension;
+    operation.extensionCode = extension.extensionCode;
+  }
+  operations_.push_back(std::move(operation));
+  return {};
 }
 
 Result<void> NnapiWriter::identifyInputsAndOutputs(const std::vector<uint32_t>& inputs,

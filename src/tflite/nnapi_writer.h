@@ -4,7 +4,8 @@
 // A thin, checked wrapper over the NNAPI model-building C calls: every call's
 // result code becomes an annrt::Error naming what failed, constants the
 // importer computes are kept alive until finish, and scalar operands are one
-// call each.
+// call each. It also keeps a record of what it wrote (operand shapes,
+// constant values, operations), which shape inference reads.
 #pragma once
 
 #include <android/NeuralNetworks.h>
@@ -14,12 +15,31 @@
 #include <deque>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
 #include "common/types.h"
 
 namespace annrt::tflite {
+
+// What the writer gave the model for one operand.
+struct WrittenOperand {
+  Shape shape;
+  bool constant = false;  // has a value (constant or referenced model)
+  bool subgraph = false;  // a referenced model (IF/WHILE)
+  // The value of a constant: a copy for values NNAPI copies at once (their
+  // source may be gone by finish), else a view valid until finish.
+  std::vector<uint8_t> copied;
+  std::span<const uint8_t> value;
+};
+
+struct WrittenOperation {
+  int32_t type = 0;                 // NNAPI operation type as given to addOperation
+  const char* extension = nullptr;  // for an extension operation: its name
+  uint16_t extensionCode = 0;       // and its code within the extension
+  std::vector<uint32_t> inputs, outputs;
+};
 
 class NnapiWriter {
  public:
@@ -32,6 +52,12 @@ class NnapiWriter {
   ANeuralNetworksModel* model() const { return model_; }
   // Gives up ownership of the model.
   ANeuralNetworksModel* release();
+
+  // Dims by operand index replacing those of the non-constant operands the
+  // writer adds (an empty entry keeps the given dims): the shapes inferred
+  // from a first conversion of the same subgraph, whose operands come in the
+  // same order.
+  void overrideDims(std::vector<std::vector<uint32_t>> dims) { dimsOverride_ = std::move(dims); }
 
   Result<uint32_t> addOperand(const Shape& shape);
   // Constants lying in `file` (the mapped .tflite) are given to the model as
@@ -58,11 +84,17 @@ class NnapiWriter {
                                         const std::vector<uint32_t>& outputs);
   Result<void> finish(bool relaxFloat32toFloat16);
 
+  const std::vector<WrittenOperand>& operands() const { return operands_; }
+  const std::vector<WrittenOperation>& operations() const { return operations_; }
+
  private:
   Result<void> setValue(uint32_t index, const void* data, size_t length);
 
   ANeuralNetworksModel* model_ = nullptr;
-  uint32_t operandCount_ = 0;
+  std::vector<WrittenOperand> operands_;
+  std::vector<WrittenOperation> operations_;
+  std::vector<WrittenOperation> extensionTypes_;  // the extension operation types handed out
+  std::vector<std::vector<uint32_t>> dimsOverride_;
   std::deque<std::vector<uint8_t>> owned_;
   std::span<const uint8_t> file_;
   ANeuralNetworksMemory* fileMemory_ = nullptr;

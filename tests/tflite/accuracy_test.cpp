@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/result.h"
 #include "model_runner.h"
 #include "tflite/importer.h"
 
@@ -47,11 +48,12 @@ struct Figure {
   std::string output;
 };
 
-Figure compareOutput(const std::vector<uint8_t>& bytes, const nlohmann::json& reference) {
+// Compares `count` values at `actual` with the reference output's values.
+Figure compareOutput(const float* actual, size_t count, const nlohmann::json& reference) {
   const auto& values = reference["values"];
-  const auto* actual = reinterpret_cast<const float*>(bytes.data());
+  EXPECT_EQ(count, values.size()) << "output " << reference["name"];
   double maxDifference = 0, maxReference = 0;
-  for (size_t i = 0; i < values.size(); ++i) {
+  for (size_t i = 0; i < values.size() && i < count; ++i) {
     const double expected = values[i].get<double>();
     maxReference = std::max(maxReference, std::abs(expected));
     const double difference = std::abs(actual[i] - expected);
@@ -60,6 +62,63 @@ Figure compareOutput(const std::vector<uint8_t>& bytes, const nlohmann::json& re
   return {maxDifference / std::max(1.0, maxReference), maxDifference,
           maxReference > 0 ? maxDifference / maxReference : maxDifference,
           reference["name"].get<std::string>()};
+}
+
+// Every output of a run whose batch holds `batch` copies of the oracle's
+// input against TFLite's outputs of one copy; returns the worst figure.
+Figure compareOutputs(const std::string& name, const ImportedModel& model,
+                      const std::vector<std::vector<uint8_t>>& outputs,
+                      const nlohmann::json& reference, size_t batch) {
+  EXPECT_EQ(outputs.size(), reference["outputs"].size());
+  Figure worst;
+  for (size_t i = 0; i < outputs.size() && i < reference["outputs"].size(); ++i) {
+    EXPECT_EQ(model.outputs()[i].type, ANEURALNETWORKS_TENSOR_FLOAT32);
+    const auto& expected = reference["outputs"][i];
+    const size_t count = outputs[i].size() / sizeof(float) / batch;
+    for (size_t copy = 0; copy < batch; ++copy) {
+      const auto* values = reinterpret_cast<const float*>(outputs[i].data()) + copy * count;
+      const Figure figure = compareOutput(values, count, expected);
+      EXPECT_LE(figure.error, kTolerance) << name << " output " << figure.output << " batch "
+                                          << copy << ": max abs difference " << figure.absolute;
+      if (figure.error >= worst.error) worst = figure;
+    }
+  }
+  return worst;
+}
+
+void printFigure(const std::string& what, const std::string& device, const Figure& worst) {
+  std::cout << fmt::format(
+      "[ accuracy ] {} on {}: worst max|annrt-TFLite|/max(1,max|TFLite|) = {:.3e} "
+      "(output '{}', max abs difference {:.3e} = {:.3e} of max|TFLite|; limit {:.0e})\n",
+      what, device.empty() ? "the default plan" : device, worst.error, worst.output, worst.absolute,
+      worst.relative, kTolerance);
+}
+
+// TFLite's outputs of `name` (written by scripts/oracle-reference.sh), or
+// why there are none.
+Result<nlohmann::json> loadReference(const std::string& name) {
+  const fs::path referencePath = referenceDir() / (name + ".json");
+  if (!fs::exists(referencePath)) {
+    const std::string reason = skipReason();
+    return makeError(ErrorCode::BAD_DATA, "no TFLite reference {}: {}", referencePath.string(),
+                     reason.empty() ? "run scripts/oracle-reference.sh" : reason);
+  }
+  return nlohmann::json::parse(std::ifstream(referencePath));
+}
+
+// The oracle's inputs, each repeated `batch` times along the batch.
+std::vector<std::vector<uint8_t>> oracleInputs(const std::vector<TensorInfo>& inputs,
+                                               size_t batch) {
+  std::vector<std::vector<uint8_t>> data;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    TensorInfo one = inputs[k];
+    one.dims[0] = 1;
+    const std::vector<uint8_t> copy = testing::oracleInput(one, k);
+    std::vector<uint8_t> bytes;
+    for (size_t b = 0; b < batch; ++b) bytes.insert(bytes.end(), copy.begin(), copy.end());
+    data.push_back(std::move(bytes));
+  }
+  return data;
 }
 
 // A model and where it runs: one device alone, or (empty) the runtime's own
@@ -73,38 +132,55 @@ TEST_P(AccuracyTest, MatchesTensorFlowLite) {
   const std::string device = std::get<1>(GetParam());
   const fs::path model = modelsDir() / (name + ".tflite");
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found: run scripts/fetch-models.sh";
-  const fs::path referencePath = referenceDir() / (name + ".json");
-  if (!fs::exists(referencePath)) {
-    const std::string reason = skipReason();
-    GTEST_SKIP() << "no TFLite reference " << referencePath << ": "
-                 << (reason.empty() ? "run scripts/oracle-reference.sh" : reason);
-  }
-  nlohmann::json reference = nlohmann::json::parse(std::ifstream(referencePath));
+  auto reference = loadReference(name);
+  if (!reference.ok()) GTEST_SKIP() << reference.error().message;
   auto imported = importFile(model.string());
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   const ImportedModel& m = **imported;
-  std::vector<std::vector<uint8_t>> inputs;
-  for (size_t k = 0; k < m.inputs().size(); ++k) {
-    inputs.push_back(testing::oracleInput(m.inputs()[k], k));
-  }
-  auto outputs = testing::runModel(m.model(), inputs, m.outputs(), device);
+  auto outputs = testing::runModel(m.model(), oracleInputs(m.inputs(), 1), m.outputs(), device);
   ASSERT_TRUE(outputs.ok()) << outputs.error().message;
-  ASSERT_EQ(outputs->size(), reference["outputs"].size());
-  Figure worst;
-  for (size_t i = 0; i < outputs->size(); ++i) {
-    ASSERT_EQ(m.outputs()[i].type, ANEURALNETWORKS_TENSOR_FLOAT32);
-    const auto& expected = reference["outputs"][i];
-    ASSERT_EQ((*outputs)[i].size() / 4, expected["values"].size()) << "output " << i;
-    const Figure figure = compareOutput((*outputs)[i], expected);
-    EXPECT_LE(figure.error, kTolerance)
-        << name << " output " << figure.output << ": max abs difference " << figure.absolute;
-    if (figure.error >= worst.error) worst = figure;
+  printFigure(name, device, compareOutputs(name, m, *outputs, *reference, 1));
+}
+
+// The default model with a dynamic batch (input shape_signature[0] = -1,
+// written by tflite_dynamic_batch): imported with no options it runs at the
+// declared batch 1 and matches TFLite's outputs of the same file; resized to
+// batch 2 with the oracle's input twice, each half matches them too.
+using DynamicBatchCase = std::tuple<const char*, const char*, uint32_t>;
+
+class DynamicBatchAccuracyTest : public ::testing::TestWithParam<DynamicBatchCase> {};
+
+TEST_P(DynamicBatchAccuracyTest, MatchesTensorFlowLite) {
+  const std::string name = std::get<0>(GetParam());
+  const std::string device = std::get<1>(GetParam());
+  const uint32_t batch = std::get<2>(GetParam());
+  const fs::path model = referenceDir() / "dynamic" / (name + ".tflite");
+  auto reference = loadReference(name + "_dynamic_batch");
+  if (!reference.ok()) GTEST_SKIP() << reference.error().message;
+  ASSERT_TRUE(fs::exists(model)) << model << " was not written by scripts/oracle-reference.sh";
+  ImportOptions options;
+  if (batch != 1) {
+    auto declared = importFile(model.string());
+    ASSERT_TRUE(declared.ok()) << declared.error().message;
+    for (const TensorInfo& input : (*declared)->inputs()) {
+      options.inputShapes.push_back(input.dims);
+      options.inputShapes.back()[0] = batch;
+    }
   }
-  std::cout << fmt::format(
-      "[ accuracy ] {} on {}: worst max|annrt-TFLite|/max(1,max|TFLite|) = {:.3e} "
-      "(output '{}', max abs difference {:.3e} = {:.3e} of max|TFLite|; limit {:.0e})\n",
-      name, device.empty() ? "the default plan" : device, worst.error, worst.output, worst.absolute,
-      worst.relative, kTolerance);
+  auto imported = importFile(model.string(), options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const ImportedModel& m = **imported;
+  for (const TensorInfo& input : m.inputs()) {
+    ASSERT_EQ(input.signature.at(0), -1) << "input " << input.name << " has no dynamic batch";
+    ASSERT_EQ(input.dims.at(0), batch);
+  }
+  for (const TensorInfo& output : m.outputs()) {
+    ASSERT_EQ(output.byteSize() != 0, true) << "output " << output.name << " has unknown dims";
+  }
+  auto outputs = testing::runModel(m.model(), oracleInputs(m.inputs(), batch), m.outputs(), device);
+  ASSERT_TRUE(outputs.ok()) << outputs.error().message;
+  printFigure(fmt::format("{} (dynamic batch, run at {})", name, batch), device,
+              compareOutputs(name, m, *outputs, *reference, batch));
 }
 
 // The selfie segmentation references come from their builtin TRANSPOSE_CONV
@@ -115,15 +191,44 @@ constexpr const char* kModels[] = {
     "pose_landmark_full",         "selfie_segmentation",       "selfie_segmentation_landscape",
 };
 
+std::string deviceLabel(const std::string& device) {
+  return device.empty() ? "DefaultPlan" : "Reference";
+}
+
 INSTANTIATE_TEST_SUITE_P(DefaultModels, AccuracyTest,
                          ::testing::Combine(::testing::ValuesIn(kModels),
                                             ::testing::Values("nnapi-reference", "")),
                          [](const auto& info) {
-                           const std::string device = std::get<1>(info.param);
                            return std::string(std::get<0>(info.param)) + "_" +
-                                  (device.empty() ? std::string("DefaultPlan")
-                                                  : std::string("Reference"));
+                                  deviceLabel(std::get<1>(info.param));
                          });
+
+std::string dynamicBatchName(const ::testing::TestParamInfo<DynamicBatchCase>& info) {
+  return fmt::format("{}_{}_Batch{}", std::get<0>(info.param), deviceLabel(std::get<1>(info.param)),
+                     std::get<2>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(DefaultModels, DynamicBatchAccuracyTest,
+                         ::testing::Combine(::testing::ValuesIn(kModels),
+                                            ::testing::Values("nnapi-reference", ""),
+                                            ::testing::Values(1u)),
+                         dynamicBatchName);
+
+// At batch 2, each batch of the outputs is one input's: not so for
+// face_detection_short_range, whose RESHAPEs to [1,-1,16] and [1,-1,1] fold
+// the batch into the anchors (TFLite computes the same [1,1792,16]).
+constexpr const char* kPerBatchModels[] = {
+    "face_detection_full_range", "face_detection_full_range_sparse",
+    "hand_landmark_lite",        "hand_landmark_full",
+    "pose_landmark_lite",        "pose_landmark_full",
+    "selfie_segmentation",       "selfie_segmentation_landscape",
+};
+
+INSTANTIATE_TEST_SUITE_P(PerBatchModels, DynamicBatchAccuracyTest,
+                         ::testing::Combine(::testing::ValuesIn(kPerBatchModels),
+                                            ::testing::Values("nnapi-reference", ""),
+                                            ::testing::Values(2u)),
+                         dynamicBatchName);
 
 }  // namespace
 }  // namespace annrt::tflite

@@ -14,6 +14,7 @@
 #include <ostream>
 #include <random>
 
+#include "import_expect.h"
 #include "model_runner.h"
 #include "tflite_builder.h"
 
@@ -21,6 +22,7 @@ namespace annrt::tflite {
 namespace {
 
 using testing::addModel;
+using testing::expectRejected;
 using testing::ModelSpec;
 using testing::serialize;
 namespace fb = ::annrt::tflite::fb;
@@ -31,14 +33,6 @@ testing::Options whileOptions(int32_t cond, int32_t body) {
   return {fb::BuiltinOptions::WhileOptions, [=](flatbuffers::FlatBufferBuilder& b) {
             return fb::CreateWhileOptions(b, cond, body).Union();
           }};
-}
-
-void expectRejected(const std::vector<uint8_t>& bytes, const std::string& expected) {
-  auto imported = importBuffer(bytes);
-  ASSERT_FALSE(imported.ok()) << "accepted a bad model; expected: " << expected;
-  EXPECT_EQ(imported.error().code, ErrorCode::BAD_DATA);
-  EXPECT_NE(imported.error().message.find(expected), std::string::npos)
-      << "message: " << imported.error().message << "\nexpected to contain: " << expected;
 }
 
 TEST(ImporterTest, ImportsAndRunsTheSynthesizedModel) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "common/device_lookup.h"
 
@@ -47,10 +48,15 @@ std::vector<uint8_t> oracleInput(const TensorInfo& info, size_t k) {
   return bytes;
 }
 
-Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
-                                                   const std::vector<std::vector<uint8_t>>& inputs,
-                                                   const std::vector<TensorInfo>& outputs,
-                                                   const std::string& deviceName) {
+namespace {
+
+using Compilation = std::unique_ptr<ANeuralNetworksCompilation, CompilationDeleter>;
+using Execution = std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter>;
+
+// Compiles for the named device, or for the runtime's own plan (empty name),
+// and creates an execution.
+Result<std::pair<Compilation, Execution>> prepare(ANeuralNetworksModel* model,
+                                                  const std::string& deviceName) {
   ANeuralNetworksCompilation* rawCompilation = nullptr;
   if (deviceName.empty()) {
     ANNRT_RETURN_IF_ERROR(
@@ -61,28 +67,74 @@ Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
         check(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &rawCompilation),
               "createForDevices"));
   }
-  std::unique_ptr<ANeuralNetworksCompilation, CompilationDeleter> compilation(rawCompilation);
+  Compilation compilation(rawCompilation);
   ANNRT_RETURN_IF_ERROR(
       check(ANeuralNetworksCompilation_finish(compilation.get()), "Compilation_finish"));
   ANeuralNetworksExecution* rawExecution = nullptr;
   ANNRT_RETURN_IF_ERROR(
       check(ANeuralNetworksExecution_create(compilation.get(), &rawExecution), "Execution_create"));
-  std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter> execution(rawExecution);
+  return std::make_pair(std::move(compilation), Execution(rawExecution));
+}
+
+Result<void> bindOutputs(ANeuralNetworksExecution* execution,
+                         std::vector<std::vector<uint8_t>>& results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_setOutput(
+                                    execution, i, nullptr, results[i].data(), results[i].size()),
+                                "setOutput"));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
+                                                   const std::vector<std::vector<uint8_t>>& inputs,
+                                                   const std::vector<TensorInfo>& outputs,
+                                                   const std::string& deviceName) {
+  ANNRT_ASSIGN_OR_RETURN(auto prepared, prepare(model, deviceName));
+  ANeuralNetworksExecution* execution = prepared.second.get();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    ANNRT_RETURN_IF_ERROR(
-        check(ANeuralNetworksExecution_setInput(execution.get(), i, nullptr, inputs[i].data(),
-                                                inputs[i].size()),
-              "setInput"));
+    ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_setInput(
+                                    execution, i, nullptr, inputs[i].data(), inputs[i].size()),
+                                "setInput"));
   }
   std::vector<std::vector<uint8_t>> results;
   for (const TensorInfo& output : outputs) results.emplace_back(output.byteSize());
-  for (size_t i = 0; i < results.size(); ++i) {
-    ANNRT_RETURN_IF_ERROR(
-        check(ANeuralNetworksExecution_setOutput(execution.get(), i, nullptr, results[i].data(),
-                                                 results[i].size()),
-              "setOutput"));
+  ANNRT_RETURN_IF_ERROR(bindOutputs(execution, results));
+  ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_compute(execution), "compute"));
+  return results;
+}
+
+Result<std::vector<RunOutput>> runWithInputDims(ANeuralNetworksModel* model,
+                                                const std::vector<TensorInfo>& inputs,
+                                                const std::vector<std::vector<uint8_t>>& data,
+                                                size_t outputCount, size_t outputBytes,
+                                                const std::string& deviceName) {
+  ANNRT_ASSIGN_OR_RETURN(auto prepared, prepare(model, deviceName));
+  ANeuralNetworksExecution* execution = prepared.second.get();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorInfo& input = inputs[i];
+    const ANeuralNetworksOperandType type{input.type, static_cast<uint32_t>(input.dims.size()),
+                                          input.dims.data(), input.scale, input.zeroPoint};
+    ANNRT_RETURN_IF_ERROR(check(
+        ANeuralNetworksExecution_setInput(execution, i, &type, data[i].data(), data[i].size()),
+        "setInput"));
   }
-  ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_compute(execution.get()), "compute"));
+  std::vector<std::vector<uint8_t>> buffers(outputCount, std::vector<uint8_t>(outputBytes));
+  ANNRT_RETURN_IF_ERROR(bindOutputs(execution, buffers));
+  ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_compute(execution), "compute"));
+  std::vector<RunOutput> results(outputCount);
+  for (size_t i = 0; i < outputCount; ++i) {
+    uint32_t rank = 0;
+    ANNRT_RETURN_IF_ERROR(
+        check(ANeuralNetworksExecution_getOutputOperandRank(execution, i, &rank), "getRank"));
+    results[i].dims.resize(rank);
+    ANNRT_RETURN_IF_ERROR(check(
+        ANeuralNetworksExecution_getOutputOperandDimensions(execution, i, results[i].dims.data()),
+        "getOutputOperandDimensions"));
+    results[i].bytes = std::move(buffers[i]);
+  }
   return results;
 }
 

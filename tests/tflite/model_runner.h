@@ -27,4 +27,19 @@ Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                                    const std::vector<TensorInfo>& outputs,
                                                    const std::string& device = "nnapi-reference");
 
+struct RunOutput {
+  std::vector<uint32_t> dims;  // from ANeuralNetworksExecution_getOutputOperandDimensions
+  std::vector<uint8_t> bytes;  // the whole buffer given to the execution
+};
+
+// Runs once with each input's dims given at execution time (the operand type
+// of ANeuralNetworksExecution_setInput), for models whose inputs have
+// unknown dims; every output gets a buffer of `outputBytes` (so their dims
+// must be unknown too: NNAPI wants a known output's exact size).
+Result<std::vector<RunOutput>> runWithInputDims(ANeuralNetworksModel* model,
+                                                const std::vector<TensorInfo>& inputs,
+                                                const std::vector<std::vector<uint8_t>>& data,
+                                                size_t outputCount, size_t outputBytes,
+                                                const std::string& device = "nnapi-reference");
+
 }  // namespace annrt::tflite::testing

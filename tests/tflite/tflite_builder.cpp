@@ -15,8 +15,10 @@ Offset<fb::Tensor> tensor(FlatBufferBuilder& b, const TensorSpec& t) {
         b, 0, 0, b.CreateVector(t.scales), b.CreateVector(t.zeroPoints),
         fb::QuantizationDetails::NONE, 0, t.quantizedDimension);
   }
+  Offset<flatbuffers::Vector<int32_t>> signature = 0;
+  if (!t.signature.empty()) signature = b.CreateVector(t.signature);
   return fb::CreateTensor(b, b.CreateVector(t.shape), t.type, t.buffer, b.CreateString(t.name),
-                          quantization);
+                          quantization, false, 0, signature);
 }
 
 Offset<fb::Operator> op(FlatBufferBuilder& b, const OperatorSpec& o) {

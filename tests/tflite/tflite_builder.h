@@ -29,7 +29,8 @@ struct TensorSpec {
       : shape(std::move(shape)), type(type), buffer(buffer), name(std::move(name)) {}
 
   std::vector<int32_t> shape;
-  int8_t type = 0;  // FLOAT32
+  std::vector<int32_t> signature;  // shape_signature, written when not empty
+  int8_t type = 0;                 // FLOAT32
   uint32_t buffer = 0;
   std::string name;
   std::vector<float> scales;

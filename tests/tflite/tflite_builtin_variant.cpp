@@ -11,10 +11,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
-#include "schema_object_generated.h"
+#include "tflite_object_file.h"
 
 namespace fb = annrt::tflite::fb;
 
@@ -69,32 +67,19 @@ bool rewrite(fb::ModelT& model, fb::SubGraphT& subgraph, fb::OperatorT& op, uint
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: tflite_builtin_variant IN.tflite OUT.tflite\n");
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
-  if (!fb::VerifyModelBuffer(verifier)) {
-    fmt::print(stderr, "{}: not a valid TFLite model\n", argv[1]);
-    return 1;
-  }
-  std::unique_ptr<fb::ModelT> model(fb::GetModel(bytes.data())->UnPack());
-  uint32_t opcode = UINT32_MAX;
-  int rewritten = 0;
-  for (auto& subgraph : model->subgraphs) {
-    for (auto& op : subgraph->operators) {
-      const auto& code = model->operator_codes[op->opcode_index];
-      if (code->custom_code == "Convolution2DTransposeBias") {
-        rewritten += rewrite(*model, *subgraph, *op, opcode);
-      }
-    }
-  }
-  flatbuffers::FlatBufferBuilder builder;
-  builder.Finish(fb::Model::Pack(builder, model.get()), fb::ModelIdentifier());
-  std::ofstream out(argv[2], std::ios::binary);
-  out.write(reinterpret_cast<const char*>(builder.GetBufferPointer()), builder.GetSize());
-  fmt::print("{}: {} Convolution2DTransposeBias -> TRANSPOSE_CONV\n", argv[2], rewritten);
-  return out.good() ? 0 : 1;
+  return annrt::tflite::testing::rewriteModelFile(
+      argc, argv, "tflite_builtin_variant", [](fb::ModelT& model, const std::string& out) {
+        uint32_t opcode = UINT32_MAX;
+        int rewritten = 0;
+        for (auto& subgraph : model.subgraphs) {
+          for (auto& op : subgraph->operators) {
+            const auto& code = model.operator_codes[op->opcode_index];
+            if (code->custom_code == "Convolution2DTransposeBias") {
+              rewritten += rewrite(model, *subgraph, *op, opcode);
+            }
+          }
+        }
+        fmt::print("{}: {} Convolution2DTransposeBias -> TRANSPOSE_CONV\n", out, rewritten);
+        return true;
+      });
 }

@@ -55,10 +55,14 @@ Result<std::unique_ptr<ModelSource>> importTfliteModel(const std::string& path,
   annrt::tflite::ImportOptions importOptions;
   importOptions.relaxFloat32toFloat16 = options.relaxFloat32toFloat16;
   importOptions.inputShapes = options.inputShapes;
+  // --input_layer_shape resizes as benchmark_model does, with TFLite's
+  // ResizeInputTensor: any dim may change; operations that cannot take the
+  // new shapes make the import fail.
+  importOptions.strictResize = false;
   auto imported = annrt::tflite::importFile(path, importOptions);
   if (!imported.ok()) {
     Error error = imported.takeError();
-    error.message = fmt::format("cannot import {}: {}", path, error.message);
+    error.message = fmt::format("cannot import {}", error.message);  // it names the file
     return error;
   }
   return std::unique_ptr<ModelSource>(new TfliteModel(std::move(imported).value()));
