@@ -11,6 +11,7 @@
 #include <cstring>
 #include <utility>
 
+#include "client/devices.h"
 #include "tflite/converter.h"
 #include "tflite/input_plan.h"
 #include "tflite/model_reader.h"
@@ -171,17 +172,10 @@ Result<std::unique_ptr<ImportedModel>> importFile(const std::string& path,
 
 std::vector<std::string> unsupportedOperations(const ImportedModel& model) {
   std::vector<std::string> lines;
-  uint32_t deviceCount = 0;
-  if (ANeuralNetworks_getDeviceCount(&deviceCount) != ANEURALNETWORKS_NO_ERROR) {
-    return {"cannot list NNAPI devices"};
-  }
+  auto listed = client::listDevices();
+  if (!listed.ok()) return {"cannot list NNAPI devices: " + listed.error().message};
   std::vector<const ANeuralNetworksDevice*> devices;
-  for (uint32_t i = 0; i < deviceCount; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    if (ANeuralNetworks_getDevice(i, &device) == ANEURALNETWORKS_NO_ERROR) {
-      devices.push_back(device);
-    }
-  }
+  for (const client::DeviceInfo& device : *listed) devices.push_back(device.handle);
   const auto& operations = model.operations();
   std::unique_ptr<bool[]> supported(new bool[operations.size() + 1]());
   if (ANeuralNetworksModel_getSupportedOperationsForDevices(

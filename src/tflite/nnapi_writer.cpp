@@ -4,13 +4,11 @@
 
 #include <cstring>
 
+#include "client/result_codes.h"
+
 namespace annrt::tflite {
 
-Result<void> checkNnapi(int code, std::string_view call) {
-  if (code == ANEURALNETWORKS_NO_ERROR) return {};
-  return makeError(static_cast<ErrorCode>(code), "{} failed: {}", call,
-                   errorCodeName(static_cast<ErrorCode>(code)));
-}
+using client::checkNnapi;
 
 Shape makeShape(OperandType type, std::vector<uint32_t> dims) {
   Shape shape;

@@ -103,7 +103,4 @@ class NnapiWriter {
 // A Shape of the given type and dims, without quantization.
 Shape makeShape(OperandType type, std::vector<uint32_t> dims = {});
 
-// Converts an NNAPI result code of `call` into a Result.
-Result<void> checkNnapi(int code, std::string_view call);
-
 }  // namespace annrt::tflite

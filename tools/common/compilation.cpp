@@ -10,7 +10,7 @@
 #include "android/NeuralNetworksExtensions.h"
 #include "annrt/compilation_attributes.h"
 #include "client/cache_token.h"
-#include "nnapi_status.h"
+#include "client/result_codes.h"
 #include "tool_result.h"
 
 namespace annrt::tools {
@@ -53,16 +53,16 @@ Result<CompilationPtr> createCompilation(ANeuralNetworksModel* model,
                                          const DeviceSelection& selection) {
   ANeuralNetworksCompilation* compilation = nullptr;
   if (selection.runtimeChooses) {
-    ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksCompilation_create(model, &compilation),
-                                     "ANeuralNetworksCompilation_create"));
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksCompilation_create(model, &compilation),
+                                             "ANeuralNetworksCompilation_create"));
     return CompilationPtr(compilation);
   }
   std::vector<const ANeuralNetworksDevice*> handles;
   for (const DeviceInfo& device : selection.devices) handles.push_back(device.handle);
-  ANNRT_RETURN_IF_ERROR(
-      checkNnapi(ANeuralNetworksCompilation_createForDevices(
-                     model, handles.data(), static_cast<uint32_t>(handles.size()), &compilation),
-                 "ANeuralNetworksCompilation_createForDevices"));
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(
+      ANeuralNetworksCompilation_createForDevices(
+          model, handles.data(), static_cast<uint32_t>(handles.size()), &compilation),
+      "ANeuralNetworksCompilation_createForDevices"));
   return CompilationPtr(compilation);
 }
 
@@ -87,10 +87,10 @@ Result<std::string> addReferenceForUnsupported(ANeuralNetworksModel* model, size
     handles.push_back(device.handle);
   }
   std::unique_ptr<bool[]> supported(new bool[operationCount]());
-  ANNRT_RETURN_IF_ERROR(
-      checkNnapi(ANeuralNetworksModel_getSupportedOperationsForDevices(
-                     model, handles.data(), static_cast<uint32_t>(handles.size()), supported.get()),
-                 "ANeuralNetworksModel_getSupportedOperationsForDevices"));
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(
+      ANeuralNetworksModel_getSupportedOperationsForDevices(
+          model, handles.data(), static_cast<uint32_t>(handles.size()), supported.get()),
+      "ANeuralNetworksModel_getSupportedOperationsForDevices"));
   size_t unsupported = 0;
   for (size_t i = 0; i < operationCount; ++i) unsupported += supported[i] ? 0 : 1;
   if (unsupported == 0) return std::string();
@@ -115,26 +115,26 @@ Result<CompilationPtr> compileModel(ANeuralNetworksModel* model, const DeviceSel
                                     const CompileSettings& settings) {
   ANNRT_ASSIGN_OR_RETURN(CompilationPtr compilation, createCompilation(model, selection));
   if (settings.preference) {
-    ANNRT_RETURN_IF_ERROR(checkNnapi(
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(
         ANeuralNetworksCompilation_setPreference(compilation.get(), *settings.preference),
         "ANeuralNetworksCompilation_setPreference"));
   }
   if (!settings.cacheDir.empty() && !settings.cacheToken.empty()) {
     const client::CacheToken token = client::hashCacheToken(settings.cacheToken);
     ANNRT_RETURN_IF_ERROR(
-        checkNnapi(ANeuralNetworksCompilation_setCaching(compilation.get(),
-                                                         settings.cacheDir.c_str(), token.data()),
-                   "ANeuralNetworksCompilation_setCaching"));
+        client::checkNnapi(ANeuralNetworksCompilation_setCaching(
+                               compilation.get(), settings.cacheDir.c_str(), token.data()),
+                           "ANeuralNetworksCompilation_setCaching"));
   }
   if (settings.numThreads > 0) {
-    ANNRT_RETURN_IF_ERROR(checkNnapi(
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(
         ANeuralNetworksCompilation_addExtensionAttribute(
             compilation.get(), ANNRT_COMPILATION_EXTENSION, ANNRT_COMPILATION_NUM_THREADS,
             &settings.numThreads, sizeof(settings.numThreads)),
         "ANeuralNetworksCompilation_addExtensionAttribute(ANNRT_COMPILATION_NUM_THREADS)"));
   }
-  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksCompilation_finish(compilation.get()),
-                                   "ANeuralNetworksCompilation_finish"));
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksCompilation_finish(compilation.get()),
+                                           "ANeuralNetworksCompilation_finish"));
   return compilation;
 }
 

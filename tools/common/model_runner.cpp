@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "nnapi_status.h"
+#include "client/result_codes.h"
 #include "tool_result.h"
 
 namespace annrt::tools {
@@ -57,8 +57,9 @@ Result<void> ModelRunner::setInput(size_t index, const std::vector<uint8_t>& byt
 
 Result<void> ModelRunner::bind() {
   ANeuralNetworksExecution* execution = nullptr;
-  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksExecution_create(compilation_, &execution),
-                                   "ANeuralNetworksExecution_create"));
+  ANNRT_RETURN_IF_ERROR(
+      client::checkNnapi(ANeuralNetworksExecution_create(compilation_, &execution),
+                         "ANeuralNetworksExecution_create"));
   execution_.reset(execution);
   reusable_ = ANeuralNetworksExecution_setReusable(execution, true) == ANEURALNETWORKS_NO_ERROR;
   for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -66,14 +67,14 @@ Result<void> ModelRunner::bind() {
     const bool needsType = i < declaredInputs_.size() && !declaredInputs_[i].fullySpecified();
     ANeuralNetworksOperandType type{input.type, static_cast<uint32_t>(input.dims.size()),
                                     input.dims.data(), input.scale, input.zeroPoint};
-    ANNRT_RETURN_IF_ERROR(
-        checkNnapi(ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i),
-                                                     needsType ? &type : nullptr,
-                                                     inputBuffers_[i].data(), input.byteSize()),
-                   "ANeuralNetworksExecution_setInput"));
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(
+        ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i),
+                                          needsType ? &type : nullptr, inputBuffers_[i].data(),
+                                          input.byteSize()),
+        "ANeuralNetworksExecution_setInput"));
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
-    ANNRT_RETURN_IF_ERROR(checkNnapi(
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(
         ANeuralNetworksExecution_setOutput(execution, static_cast<int32_t>(i), nullptr,
                                            outputBuffers_[i].data(), outputBuffers_[i].size()),
         "ANeuralNetworksExecution_setOutput"));
@@ -85,13 +86,14 @@ Result<void> ModelRunner::bind() {
 Result<void> ModelRunner::readOutputDims() {
   for (size_t i = 0; i < outputs_.size(); ++i) {
     uint32_t rank = 0;
-    ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksExecution_getOutputOperandRank(
-                                         execution_.get(), static_cast<int32_t>(i), &rank),
-                                     "ANeuralNetworksExecution_getOutputOperandRank"));
+    ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksExecution_getOutputOperandRank(
+                                                 execution_.get(), static_cast<int32_t>(i), &rank),
+                                             "ANeuralNetworksExecution_getOutputOperandRank"));
     std::vector<uint32_t> dims(rank);
-    ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksExecution_getOutputOperandDimensions(
-                                         execution_.get(), static_cast<int32_t>(i), dims.data()),
-                                     "ANeuralNetworksExecution_getOutputOperandDimensions"));
+    ANNRT_RETURN_IF_ERROR(
+        client::checkNnapi(ANeuralNetworksExecution_getOutputOperandDimensions(
+                               execution_.get(), static_cast<int32_t>(i), dims.data()),
+                           "ANeuralNetworksExecution_getOutputOperandDimensions"));
     outputs_[i].dims = dims;
   }
   return {};
@@ -117,7 +119,7 @@ Result<void> ModelRunner::run() {
     ANNRT_RETURN_IF_ERROR(growOutputs());
     ANNRT_ASSIGN_OR_RETURN(code, compute());
   }
-  ANNRT_RETURN_IF_ERROR(checkNnapi(code, "ANeuralNetworksExecution_compute"));
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(code, "ANeuralNetworksExecution_compute"));
   if (!dynamicOutputs_) {
     if (!reusable_) execution_.reset();
     return {};
