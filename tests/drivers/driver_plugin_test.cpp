@@ -22,6 +22,8 @@ using annrt::test::findDevice;
 
 const std::string& profilePath();
 
+constexpr int64_t kFutureFeatureLevel = ANEURALNETWORKS_FEATURE_LEVEL_8 + 1;
+
 // Must run before the runtime's device registry is built (first NNAPI call).
 const bool kEnvironmentReady = [] {
   const std::string path =
@@ -31,6 +33,9 @@ const bool kEnvironmentReady = [] {
   // The samples are compared with the reference alone; annrt-cpu would take
   // float operations on its own merit.
   setenv("ANNRT_DISABLE_DEVICES", "^annrt-cpu$", 1);
+  // The samples report a feature level past FEATURE_LEVEL_8, as a driver
+  // newer than the runtime would.
+  setenv("ANNRT_SAMPLE_FEATURE_LEVEL", std::to_string(kFutureFeatureLevel).c_str(), 1);
   return true;
 }();
 
@@ -123,6 +128,16 @@ TEST_F(DriverPluginTest, SamplesLoadAndTheMismatchedAbiIsRefused) {
     EXPECT_NE(findDevice(name), nullptr) << name;
   }
   EXPECT_EQ(findDevice("bad-version"), nullptr);
+}
+
+// AOSP reports at most the runtime's own feature level for any device.
+TEST_F(DriverPluginTest, FeatureLevelIsCappedAtTheRuntimes) {
+  const ANeuralNetworksDevice* sample = findDevice("sample-float-fast");
+  ASSERT_NE(sample, nullptr);
+  int64_t level = 0;
+  ASSERT_EQ(ANeuralNetworksDevice_getFeatureLevel(sample, &level), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(level, ANeuralNetworks_getRuntimeFeatureLevel());
+  EXPECT_LT(level, kFutureFeatureLevel);
 }
 
 TEST_F(DriverPluginTest, DevicesClaimOnlyWhatTheySupport) {

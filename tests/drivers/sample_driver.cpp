@@ -7,6 +7,8 @@
 //   sample-quant       operations on quantized tensors only; claims 2x speed
 //   sample-failing     claims every operation at 10x speed and fails on purpose:
 //                      ANNRT_SAMPLE_FAILING_MODE=compile (default) | execute | output-size
+// ANNRT_SAMPLE_FEATURE_LEVEL, if set, is the feature level code every sample
+// reports (a device newer than the runtime, whose level the runtime caps).
 // They compute with the reference kernels, so results are real.
 #include <annrt/driver.h>
 
@@ -61,6 +63,11 @@ bool claims(const Model& model, const Operation& operation) {
     case Kind::FAILING: return true;
   }
   return false;
+}
+
+int64_t reportedFeatureLevel(int64_t own) {
+  const char* level = std::getenv("ANNRT_SAMPLE_FEATURE_LEVEL");
+  return level && *level ? std::strtoll(level, nullptr, 10) : own;
 }
 
 std::string failingMode() {
@@ -119,7 +126,7 @@ class SampleDevice final : public Device {
   const std::string& name() const override { return name_; }
   const std::string& version() const override { return version_; }
   int32_t type() const override { return 4; }  // ANEURALNETWORKS_DEVICE_ACCELERATOR
-  int64_t featureLevel() const override { return reference_->featureLevel(); }
+  int64_t featureLevel() const override { return reportedFeatureLevel(reference_->featureLevel()); }
   const Capabilities& capabilities() const override { return capabilities_; }
 
   std::vector<bool> supportedOperations(const Model& model) const override {
