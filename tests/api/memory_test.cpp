@@ -31,6 +31,10 @@ TEST(MemoryTest, CreateFromFdChecksItsArguments) {
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
             ANeuralNetworksMemory_createFromFd(16, PROT_READ, backing.fd(), 4080, &memory));
   ANeuralNetworksMemory_free(memory);
+  // AOSP accepts PROT_NONE (such a memory can hold no constant: ModelValidationTest).
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksMemory_createFromFd(16, PROT_NONE, backing.fd(), 0, &memory));
+  ANeuralNetworksMemory_free(memory);
   ANeuralNetworksMemory_free(nullptr);  // documented as a no-op
 }
 
@@ -273,6 +277,62 @@ TEST_F(MemoryDescTest, CopyChecksSizesAndInitialization) {
   std::fill(good.floats(), good.floats() + 4, 0.0f);
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(twin.get(), good.get()));
   EXPECT_TRUE(std::equal(kInput.begin(), kInput.end(), good.floats()));
+}
+
+// As AOSP: copying a memory onto itself succeeds, and initializes it.
+TEST_F(MemoryDescTest, CopyOntoItselfSucceeds) {
+  Memory device = deviceMemory({{c_.get(), true}});
+  SharedMemory result(sizeof(kInput));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(device.get(), result.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(device.get(), device.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(device.get(), result.get()));
+}
+
+// A compiled RELU of quant8 2x2 operands of `scale`, and a device memory for
+// its input.
+struct QuantReluMemory {
+  explicit QuantReluMemory(float scale) {
+    model = newModel();
+    const OperandType type{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, kDims, scale, 0};
+    addUnary(model.get(), ANEURALNETWORKS_RELU, type, type, 0);
+    const uint32_t in = 0, out = 1;
+    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
+    compilation = compile(model.get());
+    memory = deviceMemory({{compilation.get(), true}});
+  }
+  Model model;
+  Compilation compilation;
+  Memory memory;
+};
+
+// Between device memories, the operand types must agree, not only the sizes.
+TEST(MemoryCopyTest, DeviceMemoriesOfOtherQuantizationDoNotCopy) {
+  QuantReluMemory unit(1.0f), half(0.5f), twin(1.0f);
+  SharedMemory bytes(4);
+  ASSERT_OK(ANeuralNetworksMemory_copy(bytes.get(), unit.memory.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksMemory_copy(unit.memory.get(), half.memory.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksMemory_copy(unit.memory.get(), twin.memory.get()));
+}
+
+// An fd memory has no dims: it cannot fill a device memory described with
+// unknown dims, even once a computation gave that memory a shape.
+TEST_F(MemoryDescTest, FdDoesNotCopyIntoADeviceMemoryOfUnknownDims) {
+  Memory memory = deviceMemory({{dynamic_.get(), false}});
+  SharedMemory bytes(sizeof(kInput));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
+  Execution execution = newExecution(dynamic_.get());
+  const OperandType typeOwner = floatTensor({2, 2});
+  const ANeuralNetworksOperandType type = typeOwner.get();
+  ASSERT_OK(
+      ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)));
+  ASSERT_OK(ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, memory.get(),
+                                                         0, 0));
+  ASSERT_OK(ANeuralNetworksExecution_compute(execution.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
 }
 
 // A device memory for an output of unknown dims takes the shape computed.

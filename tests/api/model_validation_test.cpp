@@ -1,0 +1,609 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The model and memory rules of AOSP's runtime that annrt follows, one test
+// per rule (docs/validation-rules-model.md lists them): what a failed finish
+// does to a model, which checks happen when a call is made and which only at
+// finish, the graph rules of finish, and the rules of ANeuralNetworksMemory_copy.
+#include <limits>
+
+#include "test_models.h"
+
+namespace annrt::test {
+namespace {
+
+constexpr uint32_t kIn = 0, kOut = 1;
+
+class ModelValidationTest : public ::testing::Test {
+ protected:
+  void SetUp() override { model_ = newModel(); }
+  ANeuralNetworksModel* model() const { return model_.get(); }
+
+  // FLOOR(operand `in`) -> operand `out`, both float32 2x2 operands added here.
+  void addFloor(uint32_t in, uint32_t out) {
+    addUnary(model(), ANEURALNETWORKS_FLOOR, floatTensor(kDims), floatTensor(kDims), in);
+    ASSERT_EQ(out, in + 1);
+  }
+  // FLOOR over existing operands.
+  int floor(uint32_t in, uint32_t out) {
+    return ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out);
+  }
+  int identify(std::vector<uint32_t> inputs, std::vector<uint32_t> outputs) {
+    // data() of an empty vector may be null, which AOSP rejects.
+    inputs.reserve(1);
+    outputs.reserve(1);
+    return ANeuralNetworksModel_identifyInputsAndOutputs(
+        model(), static_cast<uint32_t>(inputs.size()), inputs.data(),
+        static_cast<uint32_t>(outputs.size()), outputs.data());
+  }
+  int finish() { return ANeuralNetworksModel_finish(model()); }
+  void expectFinishFails() {
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
+  }
+
+  Model model_;
+};
+
+// ---- A model whose finish failed ----
+
+// AOSP marks the model invalid: it can be neither modified, finished again,
+// compiled, queried nor referenced.
+TEST_F(ModelValidationTest, FailedFinishMakesTheModelInvalid) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2: a temporary nothing writes
+  ASSERT_OK(identify({kIn}, {kOut}));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
+
+  const OperandType typeOwner = floatTensor(kDims);
+  const ANeuralNetworksOperandType type = typeOwner.get();
+  const float value[4] = {};
+  const float scale = 0.5f;
+  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
+  SharedMemory memory(sizeof(value));
+  Model other = floorModel();
+  const uint32_t in = 0, out = 2;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValue(model(), 2, value, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandValueFromMemory(
+                                           model(), 2, memory.get(), 0, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(model(), 2, other.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 2, &channelQuant));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandExtensionData(model(), 2, value, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model(), true));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model()));
+
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksCompilation_create(model(), &compilation));
+  EXPECT_EQ(compilation, nullptr);
+  const ANeuralNetworksDevice* device = deviceAt(0);
+  bool supported[1] = {};
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_getSupportedOperationsForDevices(model(), &device, 1, supported));
+  Model outer = newModel();
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(outer.get(), &modelType));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(outer.get(), 0, model()));
+}
+
+TEST_F(ModelValidationTest, EmptyModelFinishMakesTheModelInvalid) {
+  expectFinishFails();
+  const OperandType typeOwner = floatTensor(kDims);
+  const ANeuralNetworksOperandType type = typeOwner.get();
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
+}
+
+// The calls ModelTest.ModificationAfterFinishIsBadState does not make.
+TEST_F(ModelValidationTest, ValuesAndParamsAfterFinishAreBadState) {
+  Model finished = floorModel();
+  Model value = floorModel();
+  const float scale = 0.5f;
+  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
+  const int32_t data = 1;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(finished.get(), 0, value.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+                                           finished.get(), 0, &channelQuant));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandExtensionData(finished.get(), 0, &data, sizeof(data)));
+}
+
+// AOSP checks neither the model's state nor the name.
+TEST_F(ModelValidationTest, ExtensionTypesCanBeAskedForAtAnyTime) {
+  int32_t before = 0, after = 0, unnamed = 0;
+  ANeuralNetworksOperationType operation = 0;
+  Model finished = floorModel();
+  const char* name = "org.annrt.test_extension";
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_getExtensionOperandType(finished.get(), name, 3, &after));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_getExtensionOperationType(finished.get(), name, 4, &operation));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_getExtensionOperandType(model(), name, 3, &before));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_getExtensionOperandType(model(), "", 3, &unnamed));
+  EXPECT_GE(after, 1 << 16);
+  EXPECT_EQ(after & 0xffff, 3);
+  EXPECT_EQ(operation & 0xffff, 4);
+  EXPECT_NE(unnamed >> 16, before >> 16);
+}
+
+// ---- addOperand ----
+
+TEST_F(ModelValidationTest, AddOperandRejectsByteSizesPast32Bits) {
+  const std::vector<OperandType> tooLarge = {
+      floatTensor({5, 4, 4, 786433, 5, 3, 16777216, 4, 5}),  // AOSP's own case
+      floatTensor({1u << 30}),                               // 2^32 bytes
+      floatTensor({0, 1u << 30}),                            // the known dims alone
+      {ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {65536, 65536}, 1.0f, 0},
+  };
+  for (const OperandType& type : tooLarge) {
+    const ANeuralNetworksOperandType t = type.get();
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperand(model(), &t));
+  }
+  const std::vector<OperandType> largest = {
+      floatTensor({(1u << 30) - 1}),
+      {ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {65536, 65535}, 1.0f, 0},
+  };
+  for (const OperandType& type : largest) {
+    const ANeuralNetworksOperandType t = type.get();
+    EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_addOperand(model(), &t));
+  }
+}
+
+// AOSP only asks for scale > 0, and leaves a TENSOR_INT32 scale to finish.
+TEST_F(ModelValidationTest, AddOperandAcceptsInfiniteScalesAndDefersInt32Scales) {
+  const float infinity = std::numeric_limits<float>::infinity();
+  const OperandType quant{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, kDims, infinity, 0};
+  const ANeuralNetworksOperandType q = quant.get();
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_addOperand(model(), &q));
+  addFloor(1, 2);
+  const OperandType int32{ANEURALNETWORKS_TENSOR_INT32, kDims, -1.0f, 0};
+  const ANeuralNetworksOperandType i = int32.get();
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_addOperand(model(), &i));  // 3
+  ASSERT_OK(identify({0, 1, 3}, {2}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, AddOperandRejectsAnUnregisteredExtensionType) {
+  const ANeuralNetworksOperandType unregistered = {.type = (5 << 16) | 1};
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperand(model(), &unregistered));
+}
+
+TEST_F(ModelValidationTest, AddOperandChecksTheParamsOfEachQuantizedType) {
+  const std::vector<OperandType> invalid = {
+      {ANEURALNETWORKS_TENSOR_QUANT8_SYMM, kDims, 1.0f, 1},
+      {ANEURALNETWORKS_TENSOR_QUANT8_SYMM, kDims, 0.0f, 0},
+      {ANEURALNETWORKS_TENSOR_QUANT16_SYMM, kDims, 1.0f, 1},
+      {ANEURALNETWORKS_TENSOR_QUANT16_ASYMM, kDims, 1.0f, 65536},
+      {ANEURALNETWORKS_TENSOR_QUANT16_ASYMM, kDims, 1.0f, -1},
+      {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, kDims, 1.0f, 0},
+      {ANEURALNETWORKS_INT32, {}, 0.0f, 1},
+  };
+  for (const OperandType& type : invalid) {
+    const ANeuralNetworksOperandType t = type.get();
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperand(model(), &t));
+  }
+  // OEM types keep whatever quantization they are given.
+  const std::vector<OperandType> valid = {
+      {ANEURALNETWORKS_TENSOR_QUANT16_ASYMM, kDims, 1.0f, 65535},
+      {ANEURALNETWORKS_TENSOR_OEM_BYTE, {4}, 2.0f, 7},
+      {ANEURALNETWORKS_OEM_SCALAR, {}, 2.0f, 7},
+  };
+  for (const OperandType& type : valid) {
+    const ANeuralNetworksOperandType t = type.get();
+    EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_addOperand(model(), &t));
+  }
+}
+
+// ---- Values ----
+
+// AOSP does not check the operand's role when a value is set: finish fails.
+TEST_F(ModelValidationTest, ValueOnAModelInputIsAcceptedAndFinishFails) {
+  addFloor(0, 1);
+  ASSERT_OK(identify({kIn}, {kOut}));
+  const float value[4] = {};
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandValue(model(), kIn, value, sizeof(value)));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, MemoryValueOnAModelOutputIsAcceptedAndFinishFails) {
+  addFloor(0, 1);
+  ASSERT_OK(identify({kIn}, {kOut}));
+  SharedMemory memory(sizeof(kInput));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_setOperandValueFromMemory(
+                                          model(), kOut, memory.get(), 0, sizeof(kInput)));
+  expectFinishFails();
+}
+
+// An OEM scalar takes any length up to 2^32 - 1 bytes.
+TEST_F(ModelValidationTest, OemScalarValuesTakeAnyLengthBelow4GiB) {
+  addOperand(model(), {ANEURALNETWORKS_OEM_SCALAR, {}});
+  const char buffer[20] = {};
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandValue(model(), 0, buffer, sizeof(buffer)));
+  const size_t tooLong = size_t{1} << 32;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandValue(model(), 0, buffer, tooLong));
+}
+
+TEST_F(ModelValidationTest, MemoryValueNeedsKnownDimensions) {
+  addOperand(model(), floatTensor({2, 0}));
+  addOperand(model(), floatTensor({}));
+  SharedMemory memory(64);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 0, 16));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 1, memory.get(), 0, 16));
+}
+
+// A MODEL operand's value has 0 bytes (it is then rejected at finish).
+TEST_F(ModelValidationTest, MemoryValueNeedsANonEmptyRange) {
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &modelType));
+  SharedMemory memory(16);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 0, 0));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 0));
+}
+
+// A memory mapped without PROT_READ cannot be read for a constant.
+TEST_F(ModelValidationTest, MemoryValueNeedsAReadableMemory) {
+  addOperand(model(), floatTensor(kDims));
+  SharedMemory backing(sizeof(kInput));
+  for (int protect : {PROT_NONE, PROT_WRITE}) {
+    ANeuralNetworksMemory* raw = nullptr;
+    EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+              ANeuralNetworksMemory_createFromFd(sizeof(kInput), protect, backing.fd(), 0, &raw));
+    Memory memory(raw);
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_setOperandValueFromMemory(
+                                            model(), 0, memory.get(), 0, sizeof(kInput)));
+  }
+}
+
+// AOSP checks the operand's type at finish: a model on an operand that is not
+// of type MODEL, and a MODEL operand without one, fail there.
+TEST_F(ModelValidationTest, ModelValueOnATensorIsAcceptedAndFinishFails) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2
+  Model value = floorModel();
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandValueFromModel(model(), 2, value.get()));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, ModelOperandWithoutAModelFailsFinish) {
+  addFloor(0, 1);
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &modelType));  // 2
+  Model value = floorModel();
+  ASSERT_OK(ANeuralNetworksModel_setOperandValueFromModel(model(), 2, value.get()));
+  // Omitting the value replaces the model.
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, nullptr, 0));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, ModelOperandWithAModelFinishes) {
+  addFloor(0, 1);
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &modelType));  // 2, unused
+  Model value = floorModel();
+  ASSERT_OK(ANeuralNetworksModel_setOperandValueFromModel(model(), 2, value.get()));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
+}
+
+// ---- Per-channel quantization and extension data ----
+
+TEST_F(ModelValidationTest, PerChannelParamsNeedAKnownChannelDimension) {
+  addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {0, 2}});
+  addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {}});
+  const float scales[] = {0.5f, std::numeric_limits<float>::infinity()};
+  const ANeuralNetworksSymmPerChannelQuantParams unknownChannels = {0, 0, scales};
+  const ANeuralNetworksSymmPerChannelQuantParams unknownRank = {0, 2, scales};
+  const ANeuralNetworksSymmPerChannelQuantParams knownChannels = {1, 2, scales};
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 0, &unknownChannels));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 1, &unknownRank));
+  // A scale of +inf is positive, as AOSP checks it.
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 0, &knownChannels));
+}
+
+TEST_F(ModelValidationTest, FinishNeedsPerChannelParams) {
+  addFloor(0, 1);
+  addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {2}});  // 2
+  const int8_t value[2] = {1, 2};
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, value, sizeof(value)));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, ExtensionDataNeedsALengthWithData) {
+  int32_t type = 0;
+  ASSERT_OK(ANeuralNetworksModel_getExtensionOperandType(model(), "org.annrt.test", 1, &type));
+  const ANeuralNetworksOperandType extension = {.type = type};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &extension));
+  const int32_t data = 42;
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandExtensionData(model(), 0, &data, 0));
+}
+
+// ---- identifyInputsAndOutputs ----
+
+TEST_F(ModelValidationTest, IdentifyRejectsNullListsOfNoOperands) {
+  addFloor(0, 1);
+  const uint32_t in = kIn, out = kOut;
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 0, nullptr, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 0, nullptr));
+}
+
+// Indexes are checked before any operand is marked: the call can be retried.
+TEST_F(ModelValidationTest, IdentifyWithAnIndexOutOfRangeMarksNothing) {
+  addFloor(0, 1);
+  const uint32_t in = kIn, outs[] = {kOut, 7};
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 2, outs));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, outs));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
+}
+
+// As AOSP, operands stay marked: the same operand cannot be identified again.
+TEST_F(ModelValidationTest, SecondIdentifyCannotReuseAnInputOrOutput) {
+  addFloor(0, 1);
+  const uint32_t in = kIn, out = kOut;
+  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+}
+
+// The operands a failed call marked before the rejected one stay marked.
+TEST_F(ModelValidationTest, FailedIdentifyKeepsWhatItMarked) {
+  addFloor(0, 1);
+  const uint32_t in = kIn, outs[] = {kOut, kIn};
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 2, outs));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, outs));
+  expectFinishFails();
+}
+
+// Operands marked by an earlier call but not listed by the last make finish fail.
+TEST_F(ModelValidationTest, SecondIdentifyOfOtherOperandsMakesFinishFail) {
+  addFloor(0, 1);
+  addFloor(2, 3);
+  ASSERT_OK(identify({0}, {1}));
+  const uint32_t in = 2, out = 3;
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+  expectFinishFails();
+}
+
+// ---- finish: the graph ----
+
+TEST_F(ModelValidationTest, FinishRejectsATemporaryNothingWrites) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2: neither written nor read
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsAnOperationReadingAnUnwrittenTemporary) {
+  addFloor(0, 1);
+  addFloor(2, 3);  // 2 is never written
+  ASSERT_OK(identify({0}, {1, 3}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsCycles) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2
+  addOperand(model(), floatTensor(kDims));  // 3
+  ASSERT_OK(floor(3, 2));
+  ASSERT_OK(floor(2, 3));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsAnOperandWrittenTwice) {
+  addFloor(0, 1);
+  ASSERT_OK(floor(0, 1));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsAnOperationWritingAConstant) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2
+  ASSERT_OK(floor(0, 2));
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, kInput.data(), sizeof(kInput)));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsAnOperationWritingAModelInput) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2
+  ASSERT_OK(floor(0, 2));
+  ASSERT_OK(identify({kIn, 2}, {kOut}));
+  expectFinishFails();
+}
+
+TEST_F(ModelValidationTest, FinishRejectsAModelWithoutOperations) {
+  addOperand(model(), floatTensor(kDims));
+  ASSERT_OK(identify({0}, {}));
+  expectFinishFails();
+}
+
+// NNAPI does not require operations in execution order.
+TEST_F(ModelValidationTest, FinishSortsOperations) {
+  addOperand(model(), floatTensor(kDims));  // 0: input
+  addOperand(model(), floatTensor(kDims));  // 1: output
+  addOperand(model(), floatTensor(kDims));  // 2
+  ASSERT_OK(floor(2, 1));
+  ASSERT_OK(floor(0, 2));
+  ASSERT_OK(identify({kIn}, {kOut}));
+  ASSERT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
+  Compilation compilation = compile(model());
+  expectFloors(newExecution(compilation.get()).get());
+}
+
+// AOSP accepts model inputs nothing reads, and models without outputs.
+TEST_F(ModelValidationTest, FinishAcceptsUnusedInputsAndNoOutputs) {
+  addFloor(0, 1);
+  addOperand(model(), floatTensor(kDims));  // 2: an input nothing reads
+  ASSERT_OK(identify({kIn, 2}, {kOut}));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
+  Model noOutputs = newModel();
+  addUnary(noOutputs.get(), ANEURALNETWORKS_FLOOR, floatTensor(kDims), floatTensor(kDims), 0);
+  const uint32_t in = 0, none = 0;
+  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(noOutputs.get(), 1, &in, 0, &none));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(noOutputs.get()));
+}
+
+// ---- IF and WHILE ----
+
+// Models for control flow: `then` and `body` are FLOOR of float32 [1], `less`
+// is x < 0 on a float32 [1] (TENSOR_BOOL8 [1]).
+class ControlFlowTest : public ModelValidationTest {
+ protected:
+  void SetUp() override {
+    ModelValidationTest::SetUp();
+    floor_ = floorModel({1}, {1});
+    less_ = newModel();
+    addOperand(less_.get(), floatTensor({1}));
+    addOperand(less_.get(), floatTensor({1}));
+    addOperand(less_.get(), {ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+    const float zero = 0.0f;
+    const uint32_t in[] = {0, 1}, out = 2;
+    ASSERT_OK(ANeuralNetworksModel_setOperandValue(less_.get(), 1, &zero, sizeof(zero)));
+    ASSERT_OK(ANeuralNetworksModel_addOperation(less_.get(), ANEURALNETWORKS_LESS, 2, in, 1, &out));
+    ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(less_.get(), 1, in, 1, &out));
+    ASSERT_OK(ANeuralNetworksModel_finish(less_.get()));
+  }
+  // Adds an operand of type MODEL holding `value`; returns its index.
+  uint32_t addModel(ANeuralNetworksModel* value) {
+    const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+    EXPECT_EQ(ANeuralNetworksModel_addOperand(model(), &modelType), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(model(), next_, value),
+              ANEURALNETWORKS_NO_ERROR);
+    return next_++;
+  }
+  uint32_t add(const OperandType& type) {
+    addOperand(model(), type);
+    return next_++;
+  }
+  int addOperation(int32_t type, std::vector<uint32_t> inputs, std::vector<uint32_t> outputs) {
+    return ANeuralNetworksModel_addOperation(model(), type, static_cast<uint32_t>(inputs.size()),
+                                             inputs.data(), static_cast<uint32_t>(outputs.size()),
+                                             outputs.data());
+  }
+
+  Model floor_, less_;
+  uint32_t next_ = 0;
+};
+
+TEST_F(ControlFlowTest, IfNeedsASingletonBoolCondition) {
+  const uint32_t branch = addModel(floor_.get());
+  const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
+  for (const std::vector<uint32_t>& dims : {std::vector<uint32_t>{}, {2}, {1, 1}}) {
+    const uint32_t condition = add({ANEURALNETWORKS_TENSOR_BOOL8, dims});
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+              ANeuralNetworksModel_addOperation(
+                  model(), ANEURALNETWORKS_IF, 4,
+                  std::vector<uint32_t>{condition, branch, branch, x}.data(), 1, &y));
+  }
+  const uint32_t condition = add({ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+  EXPECT_EQ(addOperation(ANEURALNETWORKS_IF, {condition, branch, branch, x}, {y}),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
+// Operands passed to a branch must agree with its inputs and outputs in type,
+// quantization and known dims.
+TEST_F(ControlFlowTest, IfOperandsMustBeCompatibleWithTheBranches) {
+  const uint32_t branch = addModel(floor_.get());
+  const uint32_t condition = add({ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+  const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
+  const uint32_t wide = add(floatTensor({2})), unknown = add(floatTensor({0}));
+  const uint32_t half = add({ANEURALNETWORKS_TENSOR_FLOAT16, {1}});
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_addOperation(
+                model(), ANEURALNETWORKS_IF, 4,
+                std::vector<uint32_t>{condition, branch, branch, wide}.data(), 1, &y));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_addOperation(
+                model(), ANEURALNETWORKS_IF, 4,
+                std::vector<uint32_t>{condition, branch, branch, x}.data(), 1, &half));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_addOperation(
+                model(), ANEURALNETWORKS_IF, 3,
+                std::vector<uint32_t>{condition, branch, branch}.data(), 1, &y));
+  EXPECT_EQ(addOperation(ANEURALNETWORKS_IF, {condition, branch, branch, unknown}, {y}),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
+TEST_F(ControlFlowTest, WhileNeedsAStateAndASingletonBoolCondition) {
+  const uint32_t condition = addModel(less_.get()), body = addModel(floor_.get());
+  const uint32_t notBool = addModel(floor_.get());
+  const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
+                                          model(), ANEURALNETWORKS_WHILE, 2,
+                                          std::vector<uint32_t>{condition, body}.data(), 1, &y));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
+                                          model(), ANEURALNETWORKS_WHILE, 3,
+                                          std::vector<uint32_t>{notBool, body, x}.data(), 1, &y));
+  EXPECT_EQ(addOperation(ANEURALNETWORKS_WHILE, {condition, body, x}, {y}),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
+// A WHILE body's outputs become its inputs: it needs as many inputs, of the
+// same kinds.
+TEST_F(ControlFlowTest, WhileBodyOutputsMustFeedItsInputs) {
+  Model twoOutputs = newModel();  // x -> (FLOOR(x), FLOOR(x))
+  for (int i = 0; i < 3; ++i) addOperand(twoOutputs.get(), floatTensor({1}));
+  const uint32_t in = 0, outs[] = {1, 2};
+  ASSERT_OK(ANeuralNetworksModel_addOperation(twoOutputs.get(), ANEURALNETWORKS_FLOOR, 1, &in, 1,
+                                              &outs[0]));
+  ASSERT_OK(ANeuralNetworksModel_addOperation(twoOutputs.get(), ANEURALNETWORKS_FLOOR, 1, &in, 1,
+                                              &outs[1]));
+  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(twoOutputs.get(), 1, &in, 2, outs));
+  ASSERT_OK(ANeuralNetworksModel_finish(twoOutputs.get()));
+  const uint32_t condition = addModel(less_.get()), body = addModel(twoOutputs.get());
+  const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
+                                          model(), ANEURALNETWORKS_WHILE, 3,
+                                          std::vector<uint32_t>{condition, body, x}.data(), 1, &y));
+}
+
+// Finish checks control flow again: a branch replaced after the operation was
+// added must still fit it.
+TEST_F(ControlFlowTest, FinishRechecksReplacedBranches) {
+  const uint32_t branch = addModel(floor_.get());
+  const uint32_t condition = add({ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+  const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
+  ASSERT_OK(addOperation(ANEURALNETWORKS_IF, {condition, branch, branch, x}, {y}));
+  Model wide = floorModel({2}, {2});
+  ASSERT_OK(ANeuralNetworksModel_setOperandValueFromModel(model(), branch, wide.get()));
+  ASSERT_OK(identify({condition, x}, {y}));
+  expectFinishFails();
+}
+
+}  // namespace
+}  // namespace annrt::test
