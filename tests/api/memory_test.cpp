@@ -150,6 +150,15 @@ TEST_F(MemoryDescTest, AddRoleChecksCompilationIndexFrequencyAndDuplicates) {
             ANeuralNetworksMemoryDesc_addOutputRole(desc(), nullptr, 0, 1.0f));
 }
 
+// As AOSP, a compilation whose finish failed cannot take a role.
+TEST_F(MemoryDescTest, AddRoleRejectsAFailedCompilation) {
+  Model model = oemAndFloorModel();  // no device runs OEM_OPERATION
+  Compilation failed = compileForDevice(model.get(), /*finish=*/false);
+  ASSERT_NE(ANeuralNetworksCompilation_finish(failed.get()), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksMemoryDesc_addInputRole(desc(), failed.get(), 1, 1.0f));
+}
+
 TEST_F(MemoryDescTest, SetDimensionsMustAgreeWithTheRoles) {
   const uint32_t dims[] = {2, 2}, otherDims[] = {2, 3}, rank3[] = {2, 2, 1}, partial[] = {0, 2};
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,

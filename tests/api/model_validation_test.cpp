@@ -258,6 +258,16 @@ TEST_F(ModelValidationTest, MemoryValueNeedsANonEmptyRange) {
             ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 0));
 }
 
+// AOSP sizes an OEM scalar at 0 bytes when its value comes from a memory.
+TEST_F(ModelValidationTest, OemScalarMemoryValuesHaveNoBytes) {
+  addOperand(model(), {ANEURALNETWORKS_OEM_SCALAR, {}});
+  SharedMemory memory(16);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 1));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 0));
+}
+
 // A memory mapped without PROT_READ cannot be read for a constant.
 TEST_F(ModelValidationTest, MemoryValueNeedsAReadableMemory) {
   addOperand(model(), floatTensor(kDims));
