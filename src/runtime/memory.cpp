@@ -43,6 +43,13 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   return memory;
 }
 
+Result<std::shared_ptr<Memory>> Memory::fromAHardwareBuffer() {
+  return makeError(
+      ErrorCode::BAD_DATA,
+      "AHardwareBuffer does not exist on Linux; use ANeuralNetworksMemory_createFromFd "
+      "with a dma-buf or memfd");
+}
+
 Result<std::shared_ptr<Memory>> Memory::fromDescription(MemoryDescription description) {
   std::shared_ptr<Memory> memory(new Memory());
   memory->dims_ = description.shape.dims;

@@ -44,6 +44,8 @@ class Memory : public MemoryPool {
   // Maps `size` bytes of `fd` at `offset`; protect is PROT_NONE or PROT_READ
   // and/or PROT_WRITE.
   static Result<std::shared_ptr<Memory>> fromFd(size_t size, int protect, int fd, size_t offset);
+  // Always an error: Linux has no AHardwareBuffer (docs/android-only-apis.md).
+  static Result<std::shared_ptr<Memory>> fromAHardwareBuffer();
   // A runtime-owned buffer for the given description.
   static Result<std::shared_ptr<Memory>> fromDescription(MemoryDescription description);
 

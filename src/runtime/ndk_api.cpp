@@ -185,9 +185,7 @@ ANNRT_EXPORT int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardware
   ANNRT_REQUIRE(ahwb);
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
-  return report(__func__, makeError(ErrorCode::BAD_DATA,
-                                    "AHardwareBuffer does not exist on Linux; use "
-                                    "ANeuralNetworksMemory_createFromFd with a dma-buf or memfd"));
+  return toCode(__func__, Memory::fromAHardwareBuffer());
 }
 
 ANNRT_EXPORT void ANeuralNetworksMemory_free(ANeuralNetworksMemory* memory) {

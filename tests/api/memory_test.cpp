@@ -105,6 +105,19 @@ class MemoryDescTest : public ::testing::Test {
     EXPECT_EQ(out, ANEURALNETWORKS_NO_ERROR);
     return ANeuralNetworksExecution_compute(execution.get());
   }
+  // An execution of dynamic_ on kInput (given as 2x2) into `output`, not run.
+  Execution dynamicInto(ANeuralNetworksMemory* output) {
+    Execution execution = newExecution(dynamic_.get());
+    const OperandType typeOwner = floatTensor({2, 2});
+    const ANeuralNetworksOperandType type = typeOwner.get();
+    EXPECT_EQ(
+        ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)),
+        ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(
+        ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, output, 0, 0),
+        ANEURALNETWORKS_NO_ERROR);
+    return execution;
+  }
 
   Model model_, dynamicModel_, halfModel_, otherModel_;
   Compilation c_, dynamic_, half_, other_;
@@ -333,27 +346,14 @@ TEST_F(MemoryDescTest, FdDoesNotCopyIntoADeviceMemoryOfUnknownDims) {
   Memory memory = deviceMemory({{dynamic_.get(), false}});
   SharedMemory bytes(sizeof(kInput));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
-  Execution execution = newExecution(dynamic_.get());
-  const OperandType typeOwner = floatTensor({2, 2});
-  const ANeuralNetworksOperandType type = typeOwner.get();
-  ASSERT_OK(
-      ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)));
-  ASSERT_OK(ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, memory.get(),
-                                                         0, 0));
-  ASSERT_OK(ANeuralNetworksExecution_compute(execution.get()));
+  ASSERT_OK(ANeuralNetworksExecution_compute(dynamicInto(memory.get()).get()));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
 }
 
 // A device memory for an output of unknown dims takes the shape computed.
 TEST_F(MemoryDescTest, DynamicDeviceMemoryTakesTheComputedShape) {
   Memory memory = deviceMemory({{dynamic_.get(), false}});
-  Execution execution = newExecution(dynamic_.get());
-  const OperandType typeOwner = floatTensor({2, 2});
-  const ANeuralNetworksOperandType type = typeOwner.get();
-  ASSERT_OK(
-      ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)));
-  ASSERT_OK(ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, memory.get(),
-                                                         0, 0));
+  Execution execution = dynamicInto(memory.get());
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(execution.get()));
   uint32_t dims[2] = {};
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR,

@@ -86,29 +86,67 @@ TEST_F(ModelTest, AddOperandRejectsInvalidTypes) {
   expectStillUsable();
 }
 
-TEST_F(ModelTest, ModificationAfterFinishIsBadState) {
-  addFloatTensors(2);
-  expectStillUsable();
+// Every call that modifies a model, on operand `index` of `model`: all must
+// be BAD_STATE.
+void expectModificationsAreBadState(ANeuralNetworksModel* model, int32_t index) {
   const OperandType typeOwner = floatTensor(kDims);
   const ANeuralNetworksOperandType type = typeOwner.get();
   const float value[4] = {};
-  const uint32_t in = 0, out = 1;
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValue(model(), 0, value, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model(), true));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model()));
+  const float scale = 0.5f;
+  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
   SharedMemory memory(sizeof(value));
+  Model other = floorModel();
+  const uint32_t in = 0, out = static_cast<uint32_t>(index);
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model, &type));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValue(model, index, value, sizeof(value)));
   EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandValueFromMemory(
-                                           model(), 0, memory.get(), 0, sizeof(value)));
+                                           model, index, memory.get(), 0, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(model, index, other.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &channelQuant));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandExtensionData(model, index, value, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model));
+}
+
+TEST_F(ModelTest, ModificationAfterFinishIsBadState) {
+  addFloatTensors(2);
+  expectStillUsable();
+  expectModificationsAreBadState(model(), 1);
   // The finished model still compiles.
   Compilation compilation = compile(model());
   EXPECT_NE(compilation, nullptr);
+}
+
+// As AOSP, a model whose finish failed is invalid: it can be neither modified,
+// finished again, compiled, queried nor referenced.
+TEST_F(ModelTest, FailedFinishMakesTheModelInvalid) {
+  addFloatTensors(3);  // 2: a temporary nothing writes
+  const uint32_t in = 0, out = 1;
+  ASSERT_OK(ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
+  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
+  expectModificationsAreBadState(model(), 2);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksCompilation_create(model(), &compilation));
+  EXPECT_EQ(compilation, nullptr);
+  const ANeuralNetworksDevice* device = deviceAt(0);
+  bool supported[1] = {};
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_getSupportedOperationsForDevices(model(), &device, 1, supported));
+  Model outer = newModel();
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(outer.get(), &modelType));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(outer.get(), 0, model()));
 }
 
 // A failed finish leaves the model invalid (ModelValidationTest has the rest).

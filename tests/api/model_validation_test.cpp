@@ -46,75 +46,11 @@ class ModelValidationTest : public ::testing::Test {
 
 // ---- A model whose finish failed ----
 
-// AOSP marks the model invalid: it can be neither modified, finished again,
-// compiled, queried nor referenced.
-TEST_F(ModelValidationTest, FailedFinishMakesTheModelInvalid) {
-  addFloor(0, 1);
-  addOperand(model(), floatTensor(kDims));  // 2: a temporary nothing writes
-  ASSERT_OK(identify({kIn}, {kOut}));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
-
-  const OperandType typeOwner = floatTensor(kDims);
-  const ANeuralNetworksOperandType type = typeOwner.get();
-  const float value[4] = {};
-  const float scale = 0.5f;
-  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
-  SharedMemory memory(sizeof(value));
-  Model other = floorModel();
-  const uint32_t in = 0, out = 2;
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValue(model(), 2, value, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandValueFromMemory(
-                                           model(), 2, memory.get(), 0, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValueFromModel(model(), 2, other.get()));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 2, &channelQuant));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandExtensionData(model(), 2, value, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model(), true));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model()));
-
-  ANeuralNetworksCompilation* compilation = nullptr;
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksCompilation_create(model(), &compilation));
-  EXPECT_EQ(compilation, nullptr);
-  const ANeuralNetworksDevice* device = deviceAt(0);
-  bool supported[1] = {};
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_getSupportedOperationsForDevices(model(), &device, 1, supported));
-  Model outer = newModel();
-  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
-  ASSERT_OK(ANeuralNetworksModel_addOperand(outer.get(), &modelType));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValueFromModel(outer.get(), 0, model()));
-}
-
 TEST_F(ModelValidationTest, EmptyModelFinishMakesTheModelInvalid) {
   expectFinishFails();
   const OperandType typeOwner = floatTensor(kDims);
   const ANeuralNetworksOperandType type = typeOwner.get();
   EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
-}
-
-// The calls ModelTest.ModificationAfterFinishIsBadState does not make.
-TEST_F(ModelValidationTest, ValuesAndParamsAfterFinishAreBadState) {
-  Model finished = floorModel();
-  Model value = floorModel();
-  const float scale = 0.5f;
-  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
-  const int32_t data = 1;
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValueFromModel(finished.get(), 0, value.get()));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-                                           finished.get(), 0, &channelQuant));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandExtensionData(finished.get(), 0, &data, sizeof(data)));
 }
 
 // AOSP checks neither the model's state nor the name.
@@ -237,35 +173,29 @@ TEST_F(ModelValidationTest, OemScalarValuesTakeAnyLengthBelow4GiB) {
             ANeuralNetworksModel_setOperandValue(model(), 0, buffer, tooLong));
 }
 
-TEST_F(ModelValidationTest, MemoryValueNeedsKnownDimensions) {
-  addOperand(model(), floatTensor({2, 0}));
-  addOperand(model(), floatTensor({}));
-  SharedMemory memory(64);
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 0, 16));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 1, memory.get(), 0, 16));
-}
-
-// A MODEL operand's value has 0 bytes (it is then rejected at finish).
-TEST_F(ModelValidationTest, MemoryValueNeedsANonEmptyRange) {
+// Tensors need known dims; the range may not be empty at offset 0. AOSP sizes
+// a MODEL operand's value (then rejected at finish) and an OEM scalar's, from a
+// memory, at 0 bytes.
+TEST_F(ModelValidationTest, MemoryValueSizesAndRanges) {
+  addOperand(model(), floatTensor({2, 0}));  // 0
+  addOperand(model(), floatTensor({}));      // 1
   const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
-  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &modelType));
-  SharedMemory memory(16);
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 0, 0));
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 0));
-}
-
-// AOSP sizes an OEM scalar at 0 bytes when its value comes from a memory.
-TEST_F(ModelValidationTest, OemScalarMemoryValuesHaveNoBytes) {
-  addOperand(model(), {ANEURALNETWORKS_OEM_SCALAR, {}});
-  SharedMemory memory(16);
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 1));
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
-            ANeuralNetworksModel_setOperandValueFromMemory(model(), 0, memory.get(), 4, 0));
+  ASSERT_OK(ANeuralNetworksModel_addOperand(model(), &modelType));  // 2
+  addOperand(model(), {ANEURALNETWORKS_OEM_SCALAR, {}});            // 3
+  SharedMemory memory(64);
+  struct Case {
+    int32_t operand;
+    size_t offset, length;
+    int expected;
+  };
+  for (const Case& c :
+       {Case{0, 0, 16, ANEURALNETWORKS_BAD_DATA}, Case{1, 0, 16, ANEURALNETWORKS_BAD_DATA},
+        Case{2, 0, 0, ANEURALNETWORKS_BAD_DATA}, Case{2, 4, 0, ANEURALNETWORKS_NO_ERROR},
+        Case{3, 4, 1, ANEURALNETWORKS_BAD_DATA}, Case{3, 4, 0, ANEURALNETWORKS_NO_ERROR}}) {
+    SCOPED_TRACE(::testing::Message() << "operand " << c.operand << " offset " << c.offset);
+    EXPECT_NN(c.expected, ANeuralNetworksModel_setOperandValueFromMemory(
+                              model(), c.operand, memory.get(), c.offset, c.length));
+  }
 }
 
 // A memory mapped without PROT_READ cannot be read for a constant.
@@ -318,20 +248,23 @@ TEST_F(ModelValidationTest, ModelOperandWithAModelFinishes) {
 
 // ---- Per-channel quantization and extension data ----
 
+// The channel dimension must be known; a scale of +inf is positive, as AOSP
+// checks it.
 TEST_F(ModelValidationTest, PerChannelParamsNeedAKnownChannelDimension) {
   addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {0, 2}});
   addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {}});
   const float scales[] = {0.5f, std::numeric_limits<float>::infinity()};
-  const ANeuralNetworksSymmPerChannelQuantParams unknownChannels = {0, 0, scales};
-  const ANeuralNetworksSymmPerChannelQuantParams unknownRank = {0, 2, scales};
-  const ANeuralNetworksSymmPerChannelQuantParams knownChannels = {1, 2, scales};
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 0, &unknownChannels));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 1, &unknownRank));
-  // A scale of +inf is positive, as AOSP checks it.
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
-            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 0, &knownChannels));
+  struct Case {
+    int32_t operand;
+    ANeuralNetworksSymmPerChannelQuantParams params;
+    int expected;
+  };
+  for (const Case& c : {Case{0, {0, 0, scales}, ANEURALNETWORKS_BAD_DATA},
+                        Case{1, {0, 2, scales}, ANEURALNETWORKS_BAD_DATA},
+                        Case{0, {1, 2, scales}, ANEURALNETWORKS_NO_ERROR}}) {
+    EXPECT_NN(c.expected, ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+                              model(), c.operand, &c.params));
+  }
 }
 
 TEST_F(ModelValidationTest, FinishNeedsPerChannelParams) {
@@ -439,21 +372,20 @@ TEST_F(ModelValidationTest, FinishRejectsAnOperandWrittenTwice) {
   expectFinishFails();
 }
 
-TEST_F(ModelValidationTest, FinishRejectsAnOperationWritingAConstant) {
-  addFloor(0, 1);
-  addOperand(model(), floatTensor(kDims));  // 2
-  ASSERT_OK(floor(0, 2));
-  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, kInput.data(), sizeof(kInput)));
-  ASSERT_OK(identify({kIn}, {kOut}));
-  expectFinishFails();
-}
-
-TEST_F(ModelValidationTest, FinishRejectsAnOperationWritingAModelInput) {
-  addFloor(0, 1);
-  addOperand(model(), floatTensor(kDims));  // 2
-  ASSERT_OK(floor(0, 2));
-  ASSERT_OK(identify({kIn, 2}, {kOut}));
-  expectFinishFails();
+// Operations write temporaries and model outputs only.
+TEST_F(ModelValidationTest, FinishRejectsAnOperationWritingAConstantOrAnInput) {
+  for (bool constant : {true, false}) {
+    model_ = newModel();
+    addFloor(0, 1);
+    addOperand(model(), floatTensor(kDims));  // 2
+    ASSERT_OK(floor(0, 2));
+    if (constant) {
+      ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, kInput.data(), sizeof(kInput)));
+    }
+    ASSERT_OK(
+        identify(constant ? std::vector<uint32_t>{kIn} : std::vector<uint32_t>{kIn, 2}, {kOut}));
+    expectFinishFails();
+  }
 }
 
 TEST_F(ModelValidationTest, FinishRejectsAModelWithoutOperations) {
@@ -569,18 +501,61 @@ TEST_F(ControlFlowTest, IfOperandsMustBeCompatibleWithTheBranches) {
             ANEURALNETWORKS_NO_ERROR);
 }
 
-TEST_F(ControlFlowTest, WhileNeedsAStateAndASingletonBoolCondition) {
+TEST_F(ControlFlowTest, WhileNeedsASingletonBoolCondition) {
   const uint32_t condition = addModel(less_.get()), body = addModel(floor_.get());
   const uint32_t notBool = addModel(floor_.get());
   const uint32_t x = add(floatTensor({1})), y = add(floatTensor({1}));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
-                                          model(), ANEURALNETWORKS_WHILE, 2,
-                                          std::vector<uint32_t>{condition, body}.data(), 1, &y));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
                                           model(), ANEURALNETWORKS_WHILE, 3,
                                           std::vector<uint32_t>{notBool, body, x}.data(), 1, &y));
   EXPECT_EQ(addOperation(ANEURALNETWORKS_WHILE, {condition, body, x}, {y}),
             ANEURALNETWORKS_NO_ERROR);
+}
+
+// A model of no inputs: `operation` of constants `values` (float32 [1]) into
+// an operand of `output`, its output unless `outputs` is 0.
+Model constantModel(int32_t operation, const std::vector<float>& values, const OperandType& output,
+                    uint32_t outputs = 1) {
+  Model model = newModel();
+  std::vector<uint32_t> inputs;
+  for (const float& value : values) {
+    inputs.push_back(static_cast<uint32_t>(inputs.size()));
+    addOperand(model.get(), floatTensor({1}));
+    EXPECT_EQ(ANeuralNetworksModel_setOperandValue(model.get(), static_cast<int32_t>(inputs.back()),
+                                                   &value, sizeof(value)),
+              ANEURALNETWORKS_NO_ERROR);
+  }
+  addOperand(model.get(), output);
+  const auto out = static_cast<uint32_t>(inputs.size());
+  EXPECT_EQ(
+      ANeuralNetworksModel_addOperation(
+          model.get(), operation, static_cast<uint32_t>(inputs.size()), inputs.data(), 1, &out),
+      ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 0, &out, outputs, &out),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
+  return model;
+}
+
+// IF may pass no operand to its branches; a WHILE loop needs one; both need
+// an output.
+TEST_F(ControlFlowTest, ControlFlowNeedsThreeInputsAndAnOutput) {
+  Model never =
+      constantModel(ANEURALNETWORKS_LESS, {1.0f, 0.0f}, {ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+  Model one = constantModel(ANEURALNETWORKS_FLOOR, {1.5f}, floatTensor({1}));
+  const uint32_t condition = addModel(never.get()), body = addModel(one.get());
+  const uint32_t flag = add({ANEURALNETWORKS_TENSOR_BOOL8, {1}});
+  const uint32_t y = add(floatTensor({1}));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_addOperation(
+                                          model(), ANEURALNETWORKS_WHILE, 2,
+                                          std::vector<uint32_t>{condition, body}.data(), 1, &y));
+  EXPECT_EQ(addOperation(ANEURALNETWORKS_IF, {flag, body, body}, {y}), ANEURALNETWORKS_NO_ERROR);
+  Model silent = constantModel(ANEURALNETWORKS_FLOOR, {1.5f}, floatTensor({1}), /*outputs=*/0);
+  const uint32_t noOutputs = addModel(silent.get());
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksModel_addOperation(
+                model(), ANEURALNETWORKS_IF, 3,
+                std::vector<uint32_t>{flag, noOutputs, noOutputs}.data(), 0, &y));
 }
 
 // A WHILE body's outputs become its inputs: it needs as many inputs, of the
