@@ -121,7 +121,7 @@ Result<std::vector<uint32_t>> combineDims(const std::vector<uint32_t>& a,
 Result<void> Memory::checkConstantRange(size_t offset, size_t length) const {
   ANNRT_CHECK(!description_, "a memory created from a MemoryDesc cannot hold constant values");
   // Reading a mapping without PROT_READ would fault (AOSP does not check).
-  ANNRT_CHECK((protect_ & PROT_READ) != 0, "the memory was created without PROT_READ");
+  ANNRT_CHECK(isReadable(), "the memory was created without PROT_READ");
   ANNRT_CHECK(offset <= size_ && length <= size_ - offset,
               "range of {} bytes at offset {} exceeds the memory's {} bytes", length, offset,
               size_);
@@ -151,6 +151,9 @@ Result<std::vector<uint32_t>> Memory::dimsAfterCopyFrom(const Memory& src) const
 
 Result<void> Memory::copyFrom(const Memory& src) {
   ANNRT_CHECK(src.isInitialized(), "the source memory holds no data yet");
+  // Copying through a mapping without the access would fault (AOSP's too).
+  ANNRT_CHECK(src.isReadable(), "the source memory was created without PROT_READ");
+  ANNRT_CHECK(isWritable(), "the destination memory was created without PROT_WRITE");
   if (description_) {
     ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, dimsAfterCopyFrom(src));
     ANNRT_RETURN_IF_ERROR(resize(dims));

@@ -53,6 +53,11 @@ class Memory : public MemoryPool {
   uint8_t* data() const override { return data_; }
   size_t size() const override { return size_; }
 
+  // Whether the runtime may read / write the bytes: false for an fd memory
+  // mapped without PROT_READ / PROT_WRITE, whose access would fault.
+  bool isReadable() const { return (protect_ & PROT_READ) != 0; }
+  bool isWritable() const { return (protect_ & PROT_WRITE) != 0; }
+
   // Non-null only for memories created from a MemoryDesc.
   const MemoryDescription* description() const { return description_ ? &*description_ : nullptr; }
   bool hasRole(const Compilation* compilation, uint32_t index, bool isInput) const;

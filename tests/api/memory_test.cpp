@@ -38,6 +38,21 @@ TEST(MemoryTest, CreateFromFdChecksItsArguments) {
   ANeuralNetworksMemory_free(nullptr);  // documented as a no-op
 }
 
+// A copy reads its source and writes its destination: a mapping without that
+// access is refused (it would fault).
+TEST(MemoryTest, CopyNeedsAReadableSourceAndAWritableDestination) {
+  SharedMemory backing(16), readWrite(16);
+  ANeuralNetworksMemory* raw = nullptr;
+  ASSERT_OK(ANeuralNetworksMemory_createFromFd(16, PROT_READ, backing.fd(), 0, &raw));
+  Memory readOnly(raw);
+  ASSERT_OK(ANeuralNetworksMemory_createFromFd(16, PROT_WRITE, backing.fd(), 0, &raw));
+  Memory writeOnly(raw);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(readWrite.get(), readOnly.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(writeOnly.get(), readWrite.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(readOnly.get(), readWrite.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(readWrite.get(), writeOnly.get()));
+}
+
 // The memory keeps its own mapping: the application may close the fd.
 TEST(MemoryTest, FdMayBeClosedAfterCreation) {
   const int fd = memfd_create("annrt-api-test", MFD_CLOEXEC);
