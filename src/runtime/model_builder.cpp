@@ -463,7 +463,9 @@ Result<void> ModelBuilder::validateIoList(const std::vector<uint32_t>& list, Lif
   }
   for (size_t i = 0; i < count.size(); ++i) {
     ANNRT_CHECK(count[i] == 1 || subgraph_.operands[i].lifetime != lifetime,
-                "operand {} was marked as a model {} by a failed call but is not listed", i, what);
+                "operand {} was marked as a model {} by an earlier identifyInputsAndOutputs but "
+                "is not in the last one's list",
+                i, what);
   }
   return {};
 }
