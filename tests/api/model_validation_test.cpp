@@ -236,6 +236,34 @@ TEST_F(ModelValidationTest, ModelOperandWithoutAModelFailsFinish) {
   expectFinishFails();
 }
 
+// The last value given to an operand is the one it keeps: a constant given
+// after a model replaces it.
+TEST_F(ModelValidationTest, AValueReplacesAModel) {
+  addOperand(model(), floatTensor(kDims));           // 0: input
+  addOperand(model(), floatTensor(kDims));           // 1: the constant
+  addOperand(model(), {ANEURALNETWORKS_INT32, {}});  // 2: activation
+  addOperand(model(), floatTensor(kDims));           // 3: output
+  // The activation first, so that the constant's bytes are not the first ones.
+  const int32_t none = ANEURALNETWORKS_FUSED_NONE;
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, &none, sizeof(none)));
+  Model value = floorModel();
+  ASSERT_OK(ANeuralNetworksModel_setOperandValueFromModel(model(), 1, value.get()));
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 1, kInput.data(), sizeof(kInput)));
+  const uint32_t in[] = {0, 1, 2}, out = 3;
+  ASSERT_OK(ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_ADD, 3, in, 1, &out));
+  ASSERT_OK(identify({0}, {3}));
+  ASSERT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
+  Compilation compilation = compile(model());
+  Execution execution = newExecution(compilation.get());
+  std::array<float, 4> sum{};
+  ASSERT_OK(ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, kInput.data(),
+                                              sizeof(kInput)));
+  ASSERT_OK(
+      ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, sum.data(), sizeof(sum)));
+  ASSERT_OK(ANeuralNetworksExecution_compute(execution.get()));
+  for (size_t i = 0; i < sum.size(); ++i) EXPECT_EQ(sum[i], 2 * kInput[i]);
+}
+
 TEST_F(ModelValidationTest, ModelOperandWithAModelFinishes) {
   addFloor(0, 1);
   const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
