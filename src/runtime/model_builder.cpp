@@ -329,7 +329,7 @@ Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const
     ANNRT_CHECK(model->inputIndexes.size() >= outputs,
                 "the WHILE body model has {} inputs for {} outputs", model->inputIndexes.size(),
                 outputs);
-    for (size_t j = 0; j < outputs; ++j) {
+    for (size_t j = 0; j < outputs; ++j) {  // outputs <= inputs, checked above
       ANNRT_RETURN_IF_ERROR(checkCompatible(ioShape(*model, model->outputIndexes, j),
                                             ioShape(*model, model->inputIndexes, j),
                                             "WHILE body output", j));
