@@ -338,6 +338,20 @@ Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const
   return {};
 }
 
+// Extension operations annrt implements are validated like standard ones;
+// others are accepted for the devices of their vendor.
+Result<void> ModelBuilder::checkOperation(const Operation& operation) const {
+  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
+    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
+    Error error = valid.takeError();
+    error.message =
+        fmt::format("invalid {} operation: {}",
+                    known ? known->name : operationTypeName(operation.type), error.message);
+    return error;
+  }
+  return {};
+}
+
 Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
                                         uint32_t outputCount, const uint32_t* outputs) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
@@ -359,16 +373,7 @@ Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const
   for (uint32_t index : operation.outputs) {
     ANNRT_CHECK(index < subgraph_.operands.size(), "output operand index {} out of range", index);
   }
-  // Extension operations annrt implements are validated like standard ones;
-  // others are accepted for the devices of their vendor.
-  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
-    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
-    Error error = valid.takeError();
-    error.message =
-        fmt::format("invalid {} operation: {}",
-                    known ? known->name : operationTypeName(operation.type), error.message);
-    return error;
-  }
+  ANNRT_RETURN_IF_ERROR(checkOperation(operation));
   subgraph_.operations.push_back(std::move(operation));
   return {};
 }
@@ -481,10 +486,9 @@ Result<void> ModelBuilder::validateGraph() const {
       validateIoList(subgraph_.outputIndexes, Lifetime::SUBGRAPH_OUTPUT, "output"));
   std::vector<uint32_t> writers(subgraph_.operands.size(), 0);
   for (const Operation& operation : subgraph_.operations) {
-    // Referenced models may have been replaced since the operation was added.
-    if (operation.type == OperationType::IF || operation.type == OperationType::WHILE) {
-      ANNRT_RETURN_IF_ERROR(validateControlFlow(operation));
-    }
+    // As AOSP, operations are validated again: referenced models and
+    // per-channel parameters may have been set since an operation was added.
+    ANNRT_RETURN_IF_ERROR(checkOperation(operation));
     for (uint32_t index : operation.outputs) {
       const Lifetime lifetime = subgraph_.operands[index].lifetime;
       ANNRT_CHECK(lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT,

@@ -53,6 +53,8 @@ class ModelBuilder {
   Result<void> validateIoList(const std::vector<uint32_t>& list, Lifetime lifetime,
                               const char* what) const;
   Result<void> validateOperation(OperationType type, const Operation& operation) const;
+  // validateOperation, its error naming the operation.
+  Result<void> checkOperation(const Operation& operation) const;
   Result<void> validateControlFlow(const Operation& operation) const;
   Result<const Subgraph*> referencedSubgraph(uint32_t operand) const;
   Result<void> checkModelInputs(const Operation& operation, size_t first,

@@ -448,6 +448,35 @@ TEST_F(ModelValidationTest, FinishAcceptsUnusedInputsAndNoOutputs) {
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(noOutputs.get()));
 }
 
+// Operations are validated again at finish: per-channel parameters set after
+// CONV_2D was added must suit it (quantized along dimension 0).
+TEST_F(ModelValidationTest, FinishValidatesOperationsAgain) {
+  for (uint32_t channelDim : {3u, 0u}) {
+    model_ = newModel();
+    const OperandType quant{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {1, 2, 2, 1}, 1.0f, 0};
+    addOperand(model(), quant);                                                           // 0
+    addOperand(model(), {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {1, 1, 1, 1}});  // 1
+    addOperand(model(), {ANEURALNETWORKS_TENSOR_INT32, {1}});                             // 2
+    for (int i = 0; i < 4; ++i) addOperand(model(), {ANEURALNETWORKS_INT32, {}});         // 3-6
+    addOperand(model(), quant);                                                           // 7
+    const int8_t filter = 1;
+    const int32_t bias = 0, scalars[] = {ANEURALNETWORKS_PADDING_SAME, 1, 1, 0};
+    ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 1, &filter, sizeof(filter)));
+    ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 2, &bias, sizeof(bias)));
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), 3 + i, &scalars[i], sizeof(int32_t)));
+    }
+    const uint32_t in[] = {0, 1, 2, 3, 4, 5, 6}, out = 7;
+    ASSERT_OK(ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_CONV_2D, 7, in, 1, &out));
+    const float scale = 0.5f;
+    const ANeuralNetworksSymmPerChannelQuantParams params = {channelDim, 1, &scale};
+    ASSERT_OK(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model(), 1, &params));
+    ASSERT_OK(identify({0}, {7}));
+    EXPECT_NN(channelDim == 0 ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA,
+              ANeuralNetworksModel_finish(model()));
+  }
+}
+
 // ---- IF and WHILE ----
 
 // Models for control flow: `then` and `body` are FLOOR of float32 [1], `less`
