@@ -15,8 +15,10 @@ namespace annrt::runtime {
 Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd, size_t offset) {
   ANNRT_CHECK(size > 0, "memory size must be positive");
   ANNRT_CHECK(fd >= 0, "invalid file descriptor {}", fd);
-  ANNRT_CHECK((protect & ~(PROT_READ | PROT_WRITE)) == 0 && protect != 0,
-              "protect {} must be PROT_READ and/or PROT_WRITE", protect);
+  // AOSP allows PROT_NONE (such a memory can hold no constant) and rejects
+  // other bits when the memory is used; annrt rejects them here.
+  ANNRT_CHECK((protect & ~(PROT_READ | PROT_WRITE)) == 0,
+              "protect {} must be PROT_NONE or PROT_READ and/or PROT_WRITE", protect);
   struct stat file {};
   ANNRT_CHECK(fstat(fd, &file) == 0, "cannot stat fd {}: {}", fd, std::strerror(errno));
   // Pages of a file mapped past its end fault on access; other fds (dma-buf)
@@ -36,8 +38,16 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   memory->mappingSize_ = mappingSize;
   memory->data_ = static_cast<uint8_t*>(mapping) + (offset - alignedOffset);
   memory->size_ = size;
+  memory->protect_ = protect;
   memory->initialized_ = true;
   return memory;
+}
+
+Result<std::shared_ptr<Memory>> Memory::fromAHardwareBuffer() {
+  return makeError(
+      ErrorCode::BAD_DATA,
+      "AHardwareBuffer does not exist on Linux; use ANeuralNetworksMemory_createFromFd "
+      "with a dma-buf or memfd");
 }
 
 Result<std::shared_ptr<Memory>> Memory::fromDescription(MemoryDescription description) {
@@ -92,6 +102,72 @@ Result<void> Memory::resize(const std::vector<uint32_t>& dims) {
 void Memory::setInitialized(bool initialized) {
   std::lock_guard<std::mutex> lock(mutex_);
   initialized_ = initialized;
+}
+
+Result<std::vector<uint32_t>> combineDims(const std::vector<uint32_t>& a,
+                                          const std::vector<uint32_t>& b) {
+  if (b.empty()) return a;
+  if (a.empty()) return b;
+  ANNRT_CHECK(a.size() == b.size(), "ranks of {} and {} differ", toString(a), toString(b));
+  std::vector<uint32_t> merged = a;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ANNRT_CHECK(a[i] == 0 || b[i] == 0 || a[i] == b[i], "dimensions {} and {} conflict",
+                toString(a), toString(b));
+    if (merged[i] == 0) merged[i] = b[i];
+  }
+  return merged;
+}
+
+Result<void> Memory::checkConstantRange(size_t offset, size_t length) const {
+  ANNRT_CHECK(!description_, "a memory created from a MemoryDesc cannot hold constant values");
+  // Reading a mapping without PROT_READ would fault (AOSP does not check).
+  ANNRT_CHECK(isReadable(), "the memory was created without PROT_READ");
+  ANNRT_CHECK(offset <= size_ && length <= size_ - offset,
+              "range of {} bytes at offset {} exceeds the memory's {} bytes", length, offset,
+              size_);
+  ANNRT_CHECK(offset != 0 || length != 0, "offset and length are both 0");
+  return {};
+}
+
+// As AOSP: the destination takes the source's dims, which must agree with the
+// dims it was described with; an fd memory has none, so a device memory of
+// unknown dims cannot be copied into from one.
+Result<std::vector<uint32_t>> Memory::dimsAfterCopyFrom(const Memory& src) const {
+  const Shape& declared = description_->shape;
+  Shape shape = declared;
+  if (const MemoryDescription* from = src.description()) {
+    const Shape& other = from->shape;
+    ANNRT_CHECK(other.type == declared.type && other.scale == declared.scale &&
+                    other.zeroPoint == declared.zeroPoint &&
+                    other.channelQuant == declared.channelQuant,
+                "source memory of {} is incompatible with the destination of {}", toString(other),
+                toString(declared));
+    ANNRT_ASSIGN_OR_RETURN(shape.dims, combineDims(src.dimensions(), declared.dims));
+  }
+  ANNRT_CHECK(!hasUnknownDims(shape), "the destination's dimensions {} are not all known",
+              toString(shape.dims));
+  return shape.dims;
+}
+
+Result<void> Memory::copyFrom(const Memory& src) {
+  ANNRT_CHECK(src.isInitialized(), "the source memory holds no data yet");
+  // Copying through a mapping without the access would fault (AOSP's too).
+  ANNRT_CHECK(src.isReadable(), "the source memory was created without PROT_READ");
+  ANNRT_CHECK(isWritable(), "the destination memory was created without PROT_WRITE");
+  if (description_) {
+    ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, dimsAfterCopyFrom(src));
+    ANNRT_RETURN_IF_ERROR(resize(dims));
+  }
+  ANNRT_CHECK(src.size() == size(), "memory sizes differ: {} and {} bytes", src.size(), size());
+  if (size() > 0) std::memmove(data(), src.data(), size());
+  return {};
+}
+
+Result<void> Memory::copy(const Memory& src, Memory& dst) {
+  // As AOSP: a memory copied onto itself succeeds (and so is initialized).
+  Result<void> copied = &src == &dst ? Result<void>{} : dst.copyFrom(src);
+  if (dst.description_) dst.setInitialized(copied.ok());
+  return copied;
 }
 
 }  // namespace annrt::runtime

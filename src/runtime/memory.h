@@ -6,6 +6,8 @@
 // created from an ANeuralNetworksMemoryDesc.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,16 +34,29 @@ struct MemoryDescription {
   std::vector<MemoryRole> roles;
 };
 
+// `a` and `b` merged: a rank or dimension unknown (0) in one is taken from the
+// other; known ones must agree.
+Result<std::vector<uint32_t>> combineDims(const std::vector<uint32_t>& a,
+                                          const std::vector<uint32_t>& b);
+
 class Memory : public MemoryPool {
  public:
-  // Maps `size` bytes of `fd` at `offset` (protect is PROT_READ/PROT_WRITE).
+  // Maps `size` bytes of `fd` at `offset`; protect is PROT_NONE or PROT_READ
+  // and/or PROT_WRITE.
   static Result<std::shared_ptr<Memory>> fromFd(size_t size, int protect, int fd, size_t offset);
+  // Always an error: Linux has no AHardwareBuffer (docs/android-only-apis.md).
+  static Result<std::shared_ptr<Memory>> fromAHardwareBuffer();
   // A runtime-owned buffer for the given description.
   static Result<std::shared_ptr<Memory>> fromDescription(MemoryDescription description);
 
   ~Memory() override;
   uint8_t* data() const override { return data_; }
   size_t size() const override { return size_; }
+
+  // Whether the runtime may read / write the bytes: false for an fd memory
+  // mapped without PROT_READ / PROT_WRITE, whose access would fault.
+  bool isReadable() const { return (protect_ & PROT_READ) != 0; }
+  bool isWritable() const { return (protect_ & PROT_WRITE) != 0; }
 
   // Non-null only for memories created from a MemoryDesc.
   const MemoryDescription* description() const { return description_ ? &*description_ : nullptr; }
@@ -54,13 +69,23 @@ class Memory : public MemoryPool {
   Result<void> resize(const std::vector<uint32_t>& dims);
   void setInitialized(bool initialized);
 
+  // ANeuralNetworksMemory_copy: copies src's bytes (and, between device
+  // memories, dims) into dst; a device dst is initialized exactly when the copy
+  // succeeds.
+  static Result<void> copy(const Memory& src, Memory& dst);
+  // Whether [offset, offset + length) of this memory can hold a model constant.
+  Result<void> checkConstantRange(size_t offset, size_t length) const;
+
  private:
   Memory() = default;
+  Result<void> copyFrom(const Memory& src);
+  Result<std::vector<uint32_t>> dimsAfterCopyFrom(const Memory& src) const;
 
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   void* mapping_ = nullptr;  // for fd memories: the mmap base
   size_t mappingSize_ = 0;
+  int protect_ = PROT_READ | PROT_WRITE;
   std::unique_ptr<uint8_t[]> owned_;
   std::optional<MemoryDescription> description_;
   mutable std::mutex mutex_;

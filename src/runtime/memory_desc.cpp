@@ -13,20 +13,7 @@ Result<void> MemoryDescBuilder::checkModifiable() const {
 }
 
 Result<void> MemoryDescBuilder::mergeDims(const std::vector<uint32_t>& dims) {
-  if (!dims_ || dims_->empty()) {
-    dims_ = dims;
-    return {};
-  }
-  if (dims.empty()) return {};
-  ANNRT_CHECK(dims.size() == dims_->size(), "rank {} conflicts with the rank {} already set",
-              dims.size(), dims_->size());
-  std::vector<uint32_t> merged = *dims_;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    ANNRT_CHECK(merged[i] == 0 || dims[i] == 0 || merged[i] == dims[i],
-                "dimensions {} conflict with {}", toString(dims), toString(*dims_));
-    if (merged[i] == 0) merged[i] = dims[i];
-  }
-  dims_ = std::move(merged);
+  ANNRT_ASSIGN_OR_RETURN(dims_, combineDims(dims_, dims));
   return {};
 }
 
@@ -47,8 +34,8 @@ Result<void> MemoryDescBuilder::addRole(std::shared_ptr<const Compilation> compi
                 "role operand {} is incompatible with the descriptor's {}",
                 toString(operand->shape), toString(*shape_));
   }
-  ANNRT_CHECK(isTensorType(operand->shape.type) || !dims_ || dims_->empty(),
-              "a scalar role does not take the dimensions {} already set", toString(*dims_));
+  ANNRT_CHECK(isTensorType(operand->shape.type) || dims_.empty(),
+              "a scalar role does not take the dimensions {} already set", toString(dims_));
   ANNRT_RETURN_IF_ERROR(mergeDims(operand->shape.dims));
   if (!shape_) shape_ = operand->shape;  // only once the role is accepted
   roles_.push_back(role);
@@ -74,7 +61,7 @@ Result<std::shared_ptr<Memory>> MemoryDescBuilder::createMemory() const {
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the memory descriptor is not finished");
   MemoryDescription description;
   description.shape = *shape_;
-  description.shape.dims = dims_.value_or(std::vector<uint32_t>{});
+  description.shape.dims = dims_;
   description.roles = roles_;
   return Memory::fromDescription(std::move(description));
 }

@@ -26,7 +26,7 @@ class MemoryDescBuilder {
   Result<void> mergeDims(const std::vector<uint32_t>& dims);
 
   std::optional<Shape> shape_;
-  std::optional<std::vector<uint32_t>> dims_;
+  std::vector<uint32_t> dims_;  // empty: rank unknown
   std::vector<MemoryRole> roles_;
   // Keeps the compilations alive while their memories may be used with them.
   std::vector<std::shared_ptr<const Compilation>> compilations_;

@@ -78,7 +78,14 @@ class BuilderValidationContext final : public ops::ValidationContext {
 
 Result<void> ModelBuilder::checkModifiable() const {
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !finished_, "the model is already finished");
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !invalid_,
+                   "the model is invalid: an earlier ANeuralNetworksModel_finish failed");
   return {};
+}
+
+void ModelBuilder::forgetValue(uint32_t index) {
+  std::erase_if(largeValues_, [&](const LargeValue& v) { return v.operand == index; });
+  std::erase_if(referencedModels_, [&](const auto& r) { return r.first == index; });
 }
 
 Result<Operand*> ModelBuilder::operandAt(int32_t index) {
@@ -103,34 +110,34 @@ Result<void> ModelBuilder::addOperand(const ANeuralNetworksOperandType& type) {
   return {};
 }
 
+// As AOSP, the operand's lifetime is not checked here: giving a value to a
+// model input or output is accepted, and finish rejects the model.
 Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
-  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
-                  operand->lifetime == Lifetime::CONSTANT_COPY ||
-                  operand->lifetime == Lifetime::CONSTANT_REFERENCE ||
-                  operand->lifetime == Lifetime::NO_VALUE,
-              "operand {} is a model input or output and cannot have a value", index);
   if (buffer == nullptr) {
     ANNRT_CHECK(length == 0, "null buffer with length {} for operand {}", length, index);
+    forgetValue(index);
     operand->lifetime = Lifetime::NO_VALUE;
     operand->location = {};
     return {};
   }
-  ANNRT_CHECK(operand->shape.type != OperandType::SUBGRAPH,
-              "operand {} is a model reference: use setOperandValueFromModel", index);
   ANNRT_CHECK(!hasUnknownDims(operand->shape),
               "operand {} has unspecified dimensions {} and cannot be a constant", index,
               toString(operand->shape.dims));
+  ANNRT_CHECK(length <= UINT32_MAX, "a value of {} bytes exceeds 2^32 - 1", length);
+  // OEM scalars take any length (AOSP); extension sizes are the vendor's.
+  const OperandType type = operand->shape.type;
   const size_t expected = byteSize(operand->shape);
-  ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(operand->shape.type)) || length == expected,
+  ANNRT_CHECK(type == OperandType::OEM_SCALAR || isExtensionCode(static_cast<int32_t>(type)) ||
+                  length == expected,
               "operand {} of {} needs {} bytes, given {}", index, toString(operand->shape),
               expected, length);
-  std::erase_if(largeValues_, [&](const LargeValue& v) { return v.operand == uint32_t(index); });
+  forgetValue(index);
   if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
     const size_t offset = alignUp(smallValues_.size(), kValueAlignment);
     smallValues_.resize(offset + length);
-    std::memcpy(smallValues_.data() + offset, buffer, length);
+    if (length > 0) std::memcpy(smallValues_.data() + offset, buffer, length);
     operand->lifetime = Lifetime::CONSTANT_COPY;
     operand->location = {0, offset, length};
   } else {
@@ -146,21 +153,15 @@ Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index,
                                                      size_t offset, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
-  ANNRT_CHECK(memory->description() == nullptr,
-              "a memory created from a MemoryDesc cannot hold constant values");
-  ANNRT_CHECK(operand->lifetime == Lifetime::TEMPORARY_VARIABLE ||
-                  operand->lifetime == Lifetime::CONSTANT_COPY ||
-                  operand->lifetime == Lifetime::CONSTANT_REFERENCE ||
-                  operand->lifetime == Lifetime::NO_VALUE,
-              "operand {} is a model input or output and cannot have a value", index);
   ANNRT_CHECK(!hasUnknownDims(operand->shape),
               "operand {} has unspecified dimensions and cannot be a constant", index);
-  ANNRT_CHECK(length == byteSize(operand->shape), "operand {} needs {} bytes, given {}", index,
-              byteSize(operand->shape), length);
-  ANNRT_CHECK(offset <= memory->size() && length <= memory->size() - offset,
-              "range [{}, {}) exceeds the memory's {} bytes", offset, offset + length,
-              memory->size());
-  std::erase_if(largeValues_, [&](const LargeValue& v) { return v.operand == uint32_t(index); });
+  // AOSP sizes an OEM scalar at 0 bytes here (setOperandValue takes any length).
+  const OperandType type = operand->shape.type;
+  const size_t expected = type == OperandType::OEM_SCALAR ? 0 : byteSize(operand->shape);
+  ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(type)) || length == expected,
+              "operand {} needs {} bytes, given {}", index, expected, length);
+  ANNRT_RETURN_IF_ERROR(memory->checkConstantRange(offset, length));
+  forgetValue(index);
   auto found = std::find(pools_.begin(), pools_.end(), memory);
   const auto pool = static_cast<uint32_t>(found - pools_.begin());
   if (found == pools_.end()) pools_.push_back(memory);
@@ -169,18 +170,16 @@ Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index,
   return {};
 }
 
+// As AOSP, the operand's type is checked at finish: a model set on an operand
+// that is not of type ANEURALNETWORKS_MODEL makes finish fail.
 Result<void> ModelBuilder::setOperandValueFromModel(int32_t index, const ModelBuilder& value) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
-  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
-  ANNRT_CHECK(operand->shape.type == OperandType::SUBGRAPH,
-              "operand {} has type {}, not ANEURALNETWORKS_MODEL", index,
-              operandTypeName(operand->shape.type));
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, !value.invalid_,
+                   "the referenced model is invalid (its finish failed)");
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, value.isFinished(),
                    "the referenced model must be finished");
-  ANNRT_CHECK(
-      operand->lifetime == Lifetime::TEMPORARY_VARIABLE || operand->lifetime == Lifetime::SUBGRAPH,
-      "operand {} cannot hold a model", index);
-  std::erase_if(referencedModels_, [&](const auto& r) { return r.first == uint32_t(index); });
+  ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  forgetValue(index);
   referencedModels_.emplace_back(index, value.model());
   operand->lifetime = Lifetime::SUBGRAPH;
   operand->location = {};
@@ -203,9 +202,10 @@ Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(
 Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* data, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  ANNRT_CHECK(data != nullptr || length == 0, "null data with length {}", length);
+  ANNRT_CHECK(data == nullptr || length != 0, "data given with a length of 0");
   ANNRT_CHECK(isExtensionCode(static_cast<int32_t>(operand->shape.type)),
               "operand {} is not of an extension type", index);
-  ANNRT_CHECK(data != nullptr || length == 0, "null data with length {}", length);
   const auto* bytes = static_cast<const uint8_t*>(data);
   operand->extensionData.assign(bytes, bytes + length);
   return {};
@@ -239,54 +239,115 @@ Result<void> ModelBuilder::validateOperation(OperationType type, const Operation
   return registration->validate(context);
 }
 
+namespace {
+
+// AOSP's rule for operands passed into or out of a referenced model: same
+// type and quantization, and dims that agree where both are known.
+Result<void> checkCompatible(const Shape& outer, const Shape& inner, const char* what, size_t i) {
+  const bool same = outer.type == inner.type && outer.scale == inner.scale &&
+                    outer.zeroPoint == inner.zeroPoint && outer.channelQuant == inner.channelQuant;
+  ANNRT_CHECK(same && combineDims(outer.dims, inner.dims).ok(),
+              "{} {} is {}, incompatible with the referenced model's {}", what, i, toString(outer),
+              toString(inner));
+  return {};
+}
+
+Result<void> checkCondition(const Shape& shape, const char* what) {
+  ANNRT_CHECK(shape.type == OperandType::TENSOR_BOOL8 && shape.dims == std::vector<uint32_t>{1},
+              "{} must be a TENSOR_BOOL8 of dimensions [1], got {}", what, toString(shape));
+  return {};
+}
+
+const Shape& ioShape(const Subgraph& subgraph, const std::vector<uint32_t>& list, size_t i) {
+  return subgraph.operands[list[i]].shape;
+}
+
+}  // namespace
+
+Result<const Subgraph*> ModelBuilder::referencedSubgraph(uint32_t operand) const {
+  const Operand& model = subgraph_.operands[operand];
+  ANNRT_CHECK(model.shape.type == OperandType::SUBGRAPH && model.lifetime == Lifetime::SUBGRAPH,
+              "operand {} must be a model set with setOperandValueFromModel", operand);
+  auto found = std::find_if(referencedModels_.begin(), referencedModels_.end(),
+                            [&](const auto& r) { return r.first == operand; });
+  return &found->second->main;
+}
+
+// The operation's data inputs (from `first` on) feed the referenced model's inputs.
+Result<void> ModelBuilder::checkModelInputs(const Operation& operation, size_t first,
+                                            const Subgraph& model) const {
+  const size_t count = operation.inputs.size() - first;
+  ANNRT_CHECK(model.inputIndexes.size() == count, "{} passes {} inputs to a model taking {}",
+              operationTypeName(operation.type), count, model.inputIndexes.size());
+  for (size_t j = 0; j < count; ++j) {
+    ANNRT_RETURN_IF_ERROR(checkCompatible(subgraph_.operands[operation.inputs[first + j]].shape,
+                                          ioShape(model, model.inputIndexes, j), "input",
+                                          first + j));
+  }
+  return {};
+}
+
+// The operation's outputs take the first outputs of the referenced model.
+Result<void> ModelBuilder::checkModelOutputs(const Operation& operation,
+                                             const Subgraph& model) const {
+  for (size_t j = 0; j < operation.outputs.size(); ++j) {
+    ANNRT_RETURN_IF_ERROR(checkCompatible(subgraph_.operands[operation.outputs[j]].shape,
+                                          ioShape(model, model.outputIndexes, j), "output", j));
+  }
+  return {};
+}
+
+// IF(condition, then, else, inputs...) and WHILE(condition, body, inputs...),
+// with AOSP's rules on the referenced models' inputs and outputs.
 Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const {
   const bool isIf = operation.type == OperationType::IF;
-  const size_t modelInputs = isIf ? 3 : 2;
-  ANNRT_CHECK(operation.inputs.size() >= modelInputs && !operation.outputs.empty(),
-              "{} has {} inputs and {} outputs", operationTypeName(operation.type),
+  const char* name = operationTypeName(operation.type);
+  ANNRT_CHECK(operation.inputs.size() >= 3 && !operation.outputs.empty(),
+              "{} has {} inputs and {} outputs, needs at least 3 and 1", name,
               operation.inputs.size(), operation.outputs.size());
+  const size_t first = isIf ? 3 : 2;
   if (isIf) {
-    const Shape& condition = subgraph_.operands[operation.inputs[0]].shape;
-    ANNRT_CHECK(condition.type == OperandType::TENSOR_BOOL8 && elementCount(condition) <= 1,
-                "IF condition must be a TENSOR_BOOL8 of one element, got {}", toString(condition));
+    ANNRT_RETURN_IF_ERROR(
+        checkCondition(subgraph_.operands[operation.inputs[0]].shape, "the IF condition"));
   }
-  for (size_t i = isIf ? 1 : 0; i < modelInputs; ++i) {
-    const Operand& model = subgraph_.operands[operation.inputs[i]];
-    ANNRT_CHECK(model.shape.type == OperandType::SUBGRAPH && model.lifetime == Lifetime::SUBGRAPH,
-                "{} input {} must be a model set with setOperandValueFromModel",
-                operationTypeName(operation.type), i);
-    auto found = std::find_if(referencedModels_.begin(), referencedModels_.end(),
-                              [&](const auto& r) { return r.first == operation.inputs[i]; });
-    const Subgraph& body = found->second->main;
-    const size_t dataInputs = operation.inputs.size() - modelInputs;
-    ANNRT_CHECK(body.inputIndexes.size() == dataInputs, "{} passes {} inputs to a model taking {}",
-                operationTypeName(operation.type), dataInputs, body.inputIndexes.size());
-    for (size_t j = 0; j < dataInputs; ++j) {
-      const Shape& outer = subgraph_.operands[operation.inputs[modelInputs + j]].shape;
-      const Shape& inner = body.operands[body.inputIndexes[j]].shape;
-      ANNRT_CHECK(outer.type == inner.type, "{} input {} has type {}, the model expects {}",
-                  operationTypeName(operation.type), modelInputs + j, operandTypeName(outer.type),
-                  operandTypeName(inner.type));
+  for (size_t i = isIf ? 1 : 0; i < first; ++i) {
+    ANNRT_ASSIGN_OR_RETURN(const Subgraph* model, referencedSubgraph(operation.inputs[i]));
+    ANNRT_RETURN_IF_ERROR(checkModelInputs(operation, first, *model));
+    const size_t outputs = model->outputIndexes.size();
+    if (!isIf && i == 0) {
+      ANNRT_CHECK(outputs == 1, "the WHILE condition model has {} outputs, needs 1", outputs);
+      ANNRT_RETURN_IF_ERROR(checkCondition(ioShape(*model, model->outputIndexes, 0),
+                                           "the WHILE condition model's output"));
+      continue;
     }
-    const bool isCondition = !isIf && i == 0;
-    if (isCondition) {
-      ANNRT_CHECK(body.outputIndexes.size() == 1 &&
-                      body.operands[body.outputIndexes[0]].shape.type == OperandType::TENSOR_BOOL8,
-                  "WHILE condition model must output one TENSOR_BOOL8");
-    } else {
-      const size_t minimum = operation.outputs.size();
-      ANNRT_CHECK(
-          isIf ? body.outputIndexes.size() == minimum : body.outputIndexes.size() >= minimum,
-          "{} model has {} outputs for {} operation outputs", operationTypeName(operation.type),
-          body.outputIndexes.size(), minimum);
-      for (size_t j = 0; j < minimum; ++j) {
-        const Shape& outer = subgraph_.operands[operation.outputs[j]].shape;
-        const Shape& inner = body.operands[body.outputIndexes[j]].shape;
-        ANNRT_CHECK(outer.type == inner.type, "{} output {} has type {}, the model gives {}",
-                    operationTypeName(operation.type), j, operandTypeName(outer.type),
-                    operandTypeName(inner.type));
-      }
+    ANNRT_CHECK(isIf ? outputs == operation.outputs.size() : outputs >= operation.outputs.size(),
+                "{} model has {} outputs for {} operation outputs", name, outputs,
+                operation.outputs.size());
+    ANNRT_RETURN_IF_ERROR(checkModelOutputs(operation, *model));
+    if (isIf) continue;
+    // A WHILE body's outputs feed its first inputs on the next iteration.
+    ANNRT_CHECK(model->inputIndexes.size() >= outputs,
+                "the WHILE body model has {} inputs for {} outputs", model->inputIndexes.size(),
+                outputs);
+    for (size_t j = 0; j < outputs; ++j) {  // outputs <= inputs, checked above
+      ANNRT_RETURN_IF_ERROR(checkCompatible(ioShape(*model, model->outputIndexes, j),
+                                            ioShape(*model, model->inputIndexes, j),
+                                            "WHILE body output", j));
     }
+  }
+  return {};
+}
+
+// Extension operations annrt implements are validated like standard ones;
+// others are accepted for the devices of their vendor.
+Result<void> ModelBuilder::checkOperation(const Operation& operation) const {
+  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
+    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
+    Error error = valid.takeError();
+    error.message =
+        fmt::format("invalid {} operation: {}",
+                    known ? known->name : operationTypeName(operation.type), error.message);
+    return error;
   }
   return {};
 }
@@ -312,50 +373,44 @@ Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const
   for (uint32_t index : operation.outputs) {
     ANNRT_CHECK(index < subgraph_.operands.size(), "output operand index {} out of range", index);
   }
-  // Extension operations annrt implements are validated like standard ones;
-  // others are accepted for the devices of their vendor.
-  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
-    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
-    Error error = valid.takeError();
-    error.message =
-        fmt::format("invalid {} operation: {}",
-                    known ? known->name : operationTypeName(operation.type), error.message);
-    return error;
-  }
+  ANNRT_RETURN_IF_ERROR(checkOperation(operation));
   subgraph_.operations.push_back(std::move(operation));
+  return {};
+}
+
+// As AOSP: the operands become inputs and outputs one by one, and a rejected
+// operand leaves those before it marked (so a failed call usually dooms the
+// model's finish, and a second call cannot re-mark an input or output).
+Result<void> ModelBuilder::markIo(std::vector<uint32_t>& list, uint32_t count,
+                                  const uint32_t* indexes, Lifetime lifetime) {
+  list.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    list[i] = indexes[i];
+    Operand& operand = subgraph_.operands[indexes[i]];
+    ANNRT_CHECK(operand.lifetime == Lifetime::TEMPORARY_VARIABLE,
+                "operand {} cannot be a model input or output: it is a constant, an omitted "
+                "value, a model, or already an input or output",
+                indexes[i]);
+    operand.lifetime = lifetime;
+  }
   return {};
 }
 
 Result<void> ModelBuilder::identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
                                                     uint32_t outputCount, const uint32_t* outputs) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
-  ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
-              "null operand index list");
-  std::vector<uint32_t> in(inputs, inputs + inputCount);
-  std::vector<uint32_t> out(outputs, outputs + outputCount);
-  std::vector<Lifetime> lifetimes;
-  for (const Operand& operand : subgraph_.operands) {
-    const bool wasIo = operand.lifetime == Lifetime::SUBGRAPH_INPUT ||
-                       operand.lifetime == Lifetime::SUBGRAPH_OUTPUT;
-    lifetimes.push_back(wasIo ? Lifetime::TEMPORARY_VARIABLE : operand.lifetime);
+  const size_t operands = subgraph_.operands.size();
+  for (uint32_t i = 0; i < inputCount; ++i) {
+    ANNRT_CHECK(inputs[i] < operands, "input {} is operand {}, out of range ({} operands)", i,
+                inputs[i], operands);
   }
-  auto assign = [&](const std::vector<uint32_t>& indexes, Lifetime lifetime) -> Result<void> {
-    for (uint32_t index : indexes) {
-      ANNRT_CHECK(index < lifetimes.size(), "operand index {} out of range", index);
-      ANNRT_CHECK(lifetimes[index] == Lifetime::TEMPORARY_VARIABLE,
-                  "operand {} cannot be a model input or output: it is a constant, an omitted "
-                  "value or listed twice",
-                  index);
-      lifetimes[index] = lifetime;
-    }
-    return {};
-  };
-  ANNRT_RETURN_IF_ERROR(assign(in, Lifetime::SUBGRAPH_INPUT));
-  ANNRT_RETURN_IF_ERROR(assign(out, Lifetime::SUBGRAPH_OUTPUT));
-  for (size_t i = 0; i < lifetimes.size(); ++i) subgraph_.operands[i].lifetime = lifetimes[i];
-  subgraph_.inputIndexes = std::move(in);
-  subgraph_.outputIndexes = std::move(out);
-  return {};
+  for (uint32_t i = 0; i < outputCount; ++i) {
+    ANNRT_CHECK(outputs[i] < operands, "output {} is operand {}, out of range ({} operands)", i,
+                outputs[i], operands);
+  }
+  ANNRT_RETURN_IF_ERROR(
+      markIo(subgraph_.inputIndexes, inputCount, inputs, Lifetime::SUBGRAPH_INPUT));
+  return markIo(subgraph_.outputIndexes, outputCount, outputs, Lifetime::SUBGRAPH_OUTPUT);
 }
 
 Result<void> ModelBuilder::relaxComputationFloat32toFloat16(bool allow) {
@@ -364,11 +419,11 @@ Result<void> ModelBuilder::relaxComputationFloat32toFloat16(bool allow) {
   return {};
 }
 
+// As AOSP, neither the model's state nor the name is checked: the code of an
+// extension type can be asked for at any time.
 Result<int32_t> ModelBuilder::getExtensionType(const char* extensionName,
                                                uint16_t typeWithinExtension) {
-  ANNRT_RETURN_IF_ERROR(checkModifiable());
   std::string name(extensionName);
-  ANNRT_CHECK(!name.empty(), "empty extension name");
   auto found = std::find_if(extensions_.begin(), extensions_.end(),
                             [&](const ExtensionPrefix& e) { return e.name == name; });
   uint16_t prefix = 0;
@@ -383,12 +438,57 @@ Result<int32_t> ModelBuilder::getExtensionType(const char* extensionName,
                               typeWithinExtension);
 }
 
+// What AOSP's model validation checks of each operand at finish.
+Result<void> ModelBuilder::validateOperandAtFinish(uint32_t index) const {
+  const Operand& operand = subgraph_.operands[index];
+  const bool isModel = operand.shape.type == OperandType::SUBGRAPH;
+  const bool holdsModel = operand.lifetime == Lifetime::SUBGRAPH;
+  ANNRT_CHECK(!isModel || holdsModel, "operand {} of type MODEL has no model set", index);
+  ANNRT_CHECK(isModel || !holdsModel, "operand {} was given a model but is not of type MODEL",
+              index);
+  if (operand.shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    ANNRT_CHECK(operand.shape.channelQuant.has_value(),
+                "operand {} needs setOperandSymmPerChannelQuantParams", index);
+  }
+  if (operand.shape.type == OperandType::TENSOR_INT32) {
+    ANNRT_CHECK(!(operand.shape.scale < 0.0f), "TENSOR_INT32 operand {} has negative scale {}",
+                index, operand.shape.scale);
+  }
+  return {};
+}
+
+// The listed operands, and only they, have `lifetime`, each listed once.
+Result<void> ModelBuilder::validateIoList(const std::vector<uint32_t>& list, Lifetime lifetime,
+                                          const char* what) const {
+  std::vector<uint32_t> count(subgraph_.operands.size(), 0);
+  for (uint32_t index : list) {
+    ANNRT_CHECK(subgraph_.operands[index].lifetime == lifetime,
+                "model {} operand {} was since given a value or another role", what, index);
+    ANNRT_CHECK(++count[index] == 1, "operand {} is listed twice as a model {}", index, what);
+  }
+  for (size_t i = 0; i < count.size(); ++i) {
+    ANNRT_CHECK(count[i] == 1 || subgraph_.operands[i].lifetime != lifetime,
+                "operand {} was marked as a model {} by an earlier identifyInputsAndOutputs but "
+                "is not in the last one's list",
+                i, what);
+  }
+  return {};
+}
+
 Result<void> ModelBuilder::validateGraph() const {
-  ANNRT_CHECK(!subgraph_.operations.empty(), "the model has no operations");
-  ANNRT_CHECK(!subgraph_.outputIndexes.empty(),
-              "the model has no outputs (call identifyInputsAndOutputs)");
+  ANNRT_CHECK(!subgraph_.operands.empty() && !subgraph_.operations.empty(),
+              "the model is empty: it needs operands and operations");
+  for (uint32_t i = 0; i < subgraph_.operands.size(); ++i) {
+    ANNRT_RETURN_IF_ERROR(validateOperandAtFinish(i));
+  }
+  ANNRT_RETURN_IF_ERROR(validateIoList(subgraph_.inputIndexes, Lifetime::SUBGRAPH_INPUT, "input"));
+  ANNRT_RETURN_IF_ERROR(
+      validateIoList(subgraph_.outputIndexes, Lifetime::SUBGRAPH_OUTPUT, "output"));
   std::vector<uint32_t> writers(subgraph_.operands.size(), 0);
   for (const Operation& operation : subgraph_.operations) {
+    // As AOSP, operations are validated again: referenced models and
+    // per-channel parameters may have been set since an operation was added.
+    ANNRT_RETURN_IF_ERROR(checkOperation(operation));
     for (uint32_t index : operation.outputs) {
       const Lifetime lifetime = subgraph_.operands[index].lifetime;
       ANNRT_CHECK(lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT,
@@ -397,26 +497,13 @@ Result<void> ModelBuilder::validateGraph() const {
       ANNRT_CHECK(++writers[index] == 1, "operand {} is written by more than one operation", index);
     }
   }
+  // Every value must be known: a temporary or an output no operation writes is
+  // rejected even if nothing reads it (AOSP: "operand is never written").
   for (size_t i = 0; i < subgraph_.operands.size(); ++i) {
-    const Operand& operand = subgraph_.operands[i];
-    if (operand.shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-      ANNRT_CHECK(operand.shape.channelQuant.has_value(),
-                  "operand {} needs setOperandSymmPerChannelQuantParams", i);
-    }
-    if (operand.lifetime == Lifetime::SUBGRAPH_OUTPUT) {
-      ANNRT_CHECK(writers[i] == 1, "model output operand {} is not written by any operation", i);
-    }
-  }
-  for (const Operation& operation : subgraph_.operations) {
-    for (uint32_t index : operation.inputs) {
-      const Operand& operand = subgraph_.operands[index];
-      ANNRT_CHECK(operand.lifetime != Lifetime::TEMPORARY_VARIABLE || writers[index] == 1,
-                  "operation {} reads operand {}, which has no value and no writer",
-                  operationTypeName(operation.type), index);
-      ANNRT_CHECK(
-          operand.shape.type != OperandType::SUBGRAPH || operand.lifetime == Lifetime::SUBGRAPH,
-          "operand {} of type MODEL has no model set", index);
-    }
+    const Lifetime lifetime = subgraph_.operands[i].lifetime;
+    const bool computed =
+        lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT;
+    ANNRT_CHECK(!computed || writers[i] == 1, "operand {} is never written by an operation", i);
   }
   return {};
 }
@@ -514,8 +601,16 @@ void ModelBuilder::copyLargeValues(Model& model) {
 Result<void> ModelBuilder::finish() {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   TraceSpan span(TraceLayer::RUNTIME, TracePhase::PREPARATION, "finish model");
-  ANNRT_RETURN_IF_ERROR(validateGraph());
-  ANNRT_RETURN_IF_ERROR(sortOperations());
+  // As AOSP: a model that fails validation is invalid for good; every later
+  // call on it is BAD_STATE.
+  if (Result<void> valid = validateGraph(); !valid.ok()) {
+    invalid_ = true;
+    return valid;
+  }
+  if (Result<void> sorted = sortOperations(); !sorted.ok()) {
+    invalid_ = true;
+    return sorted;
+  }
   auto model = std::make_shared<Model>();
   model->main = subgraph_;
   model->operandValues = smallValues_;

@@ -186,9 +186,7 @@ ANNRT_EXPORT int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardware
   ANNRT_REQUIRE(ahwb);
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
-  return report(__func__, makeError(ErrorCode::BAD_DATA,
-                                    "AHardwareBuffer does not exist on Linux; use "
-                                    "ANeuralNetworksMemory_createFromFd with a dma-buf or memfd"));
+  return toCode(__func__, Memory::fromAHardwareBuffer());
 }
 
 ANNRT_EXPORT void ANeuralNetworksMemory_free(ANeuralNetworksMemory* memory) {
@@ -251,43 +249,11 @@ ANNRT_EXPORT int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemor
   return *memory ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
 
-static Result<void> copyBytes(const Memory& src, Memory& dst) {
-  const bool srcDevice = src.description() != nullptr;
-  const bool dstDevice = dst.description() != nullptr;
-  ANNRT_CHECK(!srcDevice || src.isInitialized(), "the source memory holds no data yet");
-  if (srcDevice && dstDevice) {
-    // dst takes src's dims, which must agree with those dst was described with.
-    const auto dims = src.dimensions();
-    const auto& declared = dst.description()->shape.dims;
-    ANNRT_CHECK(declared.empty() || declared.size() == dims.size(),
-                "source dimensions {} are incompatible with the destination's {}", toString(dims),
-                toString(declared));
-    for (size_t i = 0; i < declared.size(); ++i) {
-      ANNRT_CHECK(declared[i] == 0 || declared[i] == dims[i],
-                  "source dimensions {} are incompatible with the destination's {}", toString(dims),
-                  toString(declared));
-    }
-    ANNRT_RETURN_IF_ERROR(dst.resize(dims));
-  }
-  ANNRT_CHECK(src.size() == dst.size(), "memory sizes differ: {} and {} bytes", src.size(),
-              dst.size());
-  if (src.size() > 0) std::memmove(dst.data(), src.data(), src.size());
-  return {};
-}
-
-// As the spec: a device memory is initialized by a successful copy into it and
-// uninitialized by a failed one.
-static Result<void> copyMemory(const Memory& src, Memory& dst) {
-  Result<void> copied = copyBytes(src, dst);
-  dst.setInitialized(copied.ok() || dst.description() == nullptr);
-  return copied;
-}
-
 ANNRT_EXPORT int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src,
                                             const ANeuralNetworksMemory* dst) {
   ANNRT_REQUIRE(src);
   ANNRT_REQUIRE(dst);
-  return toCode(__func__, copyMemory(*object<Memory>(src), *object<Memory>(dst)));
+  return toCode(__func__, Memory::copy(*object<Memory>(src), *object<Memory>(dst)));
 }
 
 // ---- Models ----
@@ -365,9 +331,10 @@ ANNRT_EXPORT int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksMo
                                                                const uint32_t* inputs,
                                                                uint32_t outputCount,
                                                                const uint32_t* outputs) {
+  // As AOSP: null lists are rejected even when their count is 0.
   ANNRT_REQUIRE(model);
-  if (inputCount > 0) ANNRT_REQUIRE(inputs);
-  if (outputCount > 0) ANNRT_REQUIRE(outputs);
+  ANNRT_REQUIRE(inputs);
+  ANNRT_REQUIRE(outputs);
   return toCode(__func__,
                 builder(model).identifyInputsAndOutputs(inputCount, inputs, outputCount, outputs));
 }

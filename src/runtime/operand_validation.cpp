@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/operand_validation.h"
 
-#include <cmath>
+#include <limits>
 
 namespace annrt::runtime {
 namespace {
@@ -16,8 +16,8 @@ Result<void> checkNoQuantParams(const ANeuralNetworksOperandType& t, const char*
 
 Result<void> checkQuantParams(const ANeuralNetworksOperandType& t, const char* name,
                               int32_t minZeroPoint, int32_t maxZeroPoint) {
-  ANNRT_CHECK(t.scale > 0.0f && std::isfinite(t.scale), "{} operand needs a positive scale, got {}",
-              name, t.scale);
+  // As AOSP: only scale > 0 (+inf passes, NaN does not).
+  ANNRT_CHECK(t.scale > 0.0f, "{} operand needs a positive scale, got {}", name, t.scale);
   ANNRT_CHECK(t.zeroPoint >= minZeroPoint && t.zeroPoint <= maxZeroPoint,
               "{} operand zeroPoint {} outside [{}, {}]", name, t.zeroPoint, minZeroPoint,
               maxZeroPoint);
@@ -33,14 +33,27 @@ Result<void> checkParams(OperandType type, const ANeuralNetworksOperandType& t) 
     case OperandType::TENSOR_QUANT16_ASYMM: return checkQuantParams(t, name, 0, 65535);
     case OperandType::TENSOR_QUANT16_SYMM: return checkQuantParams(t, name, 0, 0);
     case OperandType::TENSOR_INT32:
-      // Bias tensors carry input*filter scale; other int32 tensors have none.
-      ANNRT_CHECK(t.scale >= 0.0f && std::isfinite(t.scale), "TENSOR_INT32 scale {} is invalid",
-                  t.scale);
+      // Bias tensors carry input*filter scale, other int32 tensors none; AOSP
+      // checks neither here, and a negative scale only at finish.
       return {};
     case OperandType::OEM_SCALAR:
     case OperandType::TENSOR_OEM_BYTE: return {};
     default: return checkNoQuantParams(t, name);
   }
+}
+
+// As AOSP: the known dimensions times the element size must fit in 32 bits
+// (unknown dimensions are left out, so a partial shape can still overflow).
+Result<void> checkByteSizeFits(const Shape& shape) {
+  uint64_t bytes = elementSize(shape.type);
+  for (uint32_t d : shape.dims) {
+    if (d == 0) continue;
+    bytes *= d;
+    ANNRT_CHECK(bytes <= std::numeric_limits<uint32_t>::max(),
+                "{} operand of dimensions {} exceeds 2^32 - 1 bytes", operandTypeName(shape.type),
+                toString(shape.dims));
+  }
+  return {};
 }
 
 }  // namespace
@@ -63,6 +76,7 @@ Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allo
     ANNRT_CHECK(t.dimensionCount == 0, "scalar {} operand must have no dimensions, got {}",
                 operandTypeName(shape.type), t.dimensionCount);
   }
+  ANNRT_RETURN_IF_ERROR(checkByteSizeFits(shape));
   ANNRT_RETURN_IF_ERROR(checkParams(shape.type, t));
   return shape;
 }
@@ -101,11 +115,12 @@ Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant)
   ANNRT_CHECK(quant.channelDim < shape.dims.size(), "channelDim {} is not below rank {}",
               quant.channelDim, shape.dims.size());
   const uint32_t channels = shape.dims[quant.channelDim];
-  ANNRT_CHECK(channels == 0 || quant.scales.size() == channels, "{} scales given for {} channels",
+  ANNRT_CHECK(channels != 0, "channel dimension {} is unspecified", quant.channelDim);
+  ANNRT_CHECK(quant.scales.size() == channels, "{} scales given for {} channels",
               quant.scales.size(), channels);
+  // AOSP only requires scale > 0: +inf passes, NaN does not.
   for (float scale : quant.scales) {
-    ANNRT_CHECK(scale > 0.0f && std::isfinite(scale), "per-channel scale {} must be positive",
-                scale);
+    ANNRT_CHECK(scale > 0.0f, "per-channel scale {} must be positive", scale);
   }
   return {};
 }

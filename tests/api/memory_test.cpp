@@ -31,7 +31,26 @@ TEST(MemoryTest, CreateFromFdChecksItsArguments) {
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
             ANeuralNetworksMemory_createFromFd(16, PROT_READ, backing.fd(), 4080, &memory));
   ANeuralNetworksMemory_free(memory);
+  // AOSP accepts PROT_NONE (such a memory can hold no constant: ModelValidationTest).
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksMemory_createFromFd(16, PROT_NONE, backing.fd(), 0, &memory));
+  ANeuralNetworksMemory_free(memory);
   ANeuralNetworksMemory_free(nullptr);  // documented as a no-op
+}
+
+// A copy reads its source and writes its destination: a mapping without that
+// access is refused (it would fault).
+TEST(MemoryTest, CopyNeedsAReadableSourceAndAWritableDestination) {
+  SharedMemory backing(16), readWrite(16);
+  ANeuralNetworksMemory* raw = nullptr;
+  ASSERT_OK(ANeuralNetworksMemory_createFromFd(16, PROT_READ, backing.fd(), 0, &raw));
+  Memory readOnly(raw);
+  ASSERT_OK(ANeuralNetworksMemory_createFromFd(16, PROT_WRITE, backing.fd(), 0, &raw));
+  Memory writeOnly(raw);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(readWrite.get(), readOnly.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(writeOnly.get(), readWrite.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(readOnly.get(), readWrite.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(readWrite.get(), writeOnly.get()));
 }
 
 // The memory keeps its own mapping: the application may close the fd.
@@ -101,6 +120,19 @@ class MemoryDescTest : public ::testing::Test {
     EXPECT_EQ(out, ANEURALNETWORKS_NO_ERROR);
     return ANeuralNetworksExecution_compute(execution.get());
   }
+  // An execution of dynamic_ on kInput (given as 2x2) into `output`, not run.
+  Execution dynamicInto(ANeuralNetworksMemory* output) {
+    Execution execution = newExecution(dynamic_.get());
+    const OperandType typeOwner = floatTensor({2, 2});
+    const ANeuralNetworksOperandType type = typeOwner.get();
+    EXPECT_EQ(
+        ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)),
+        ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(
+        ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, output, 0, 0),
+        ANEURALNETWORKS_NO_ERROR);
+    return execution;
+  }
 
   Model model_, dynamicModel_, halfModel_, otherModel_;
   Compilation c_, dynamic_, half_, other_;
@@ -144,6 +176,15 @@ TEST_F(MemoryDescTest, AddRoleChecksCompilationIndexFrequencyAndDuplicates) {
             ANeuralNetworksMemoryDesc_addInputRole(desc(), c_.get(), 5, 1.0f));
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
             ANeuralNetworksMemoryDesc_addOutputRole(desc(), nullptr, 0, 1.0f));
+}
+
+// As AOSP, a compilation whose finish failed cannot take a role.
+TEST_F(MemoryDescTest, AddRoleRejectsAFailedCompilation) {
+  Model model = oemAndFloorModel();  // no device runs OEM_OPERATION
+  Compilation failed = compileForDevice(model.get(), /*finish=*/false);
+  ASSERT_NE(ANeuralNetworksCompilation_finish(failed.get()), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksMemoryDesc_addInputRole(desc(), failed.get(), 1, 1.0f));
 }
 
 TEST_F(MemoryDescTest, SetDimensionsMustAgreeWithTheRoles) {
@@ -275,16 +316,59 @@ TEST_F(MemoryDescTest, CopyChecksSizesAndInitialization) {
   EXPECT_TRUE(std::equal(kInput.begin(), kInput.end(), good.floats()));
 }
 
+// As AOSP: copying a memory onto itself succeeds, and initializes it.
+TEST_F(MemoryDescTest, CopyOntoItselfSucceeds) {
+  Memory device = deviceMemory({{c_.get(), true}});
+  SharedMemory result(sizeof(kInput));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(device.get(), result.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(device.get(), device.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksMemory_copy(device.get(), result.get()));
+}
+
+// A compiled RELU of quant8 2x2 operands of `scale`, and a device memory for
+// its input.
+struct QuantReluMemory {
+  explicit QuantReluMemory(float scale) {
+    model = newModel();
+    const OperandType type{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, kDims, scale, 0};
+    addUnary(model.get(), ANEURALNETWORKS_RELU, type, type, 0);
+    const uint32_t in = 0, out = 1;
+    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
+    compilation = compile(model.get());
+    memory = deviceMemory({{compilation.get(), true}});
+  }
+  Model model;
+  Compilation compilation;
+  Memory memory;
+};
+
+// Between device memories, the operand types must agree, not only the sizes.
+TEST(MemoryCopyTest, DeviceMemoriesOfOtherQuantizationDoNotCopy) {
+  QuantReluMemory unit(1.0f), half(0.5f), twin(1.0f);
+  SharedMemory bytes(4);
+  ASSERT_OK(ANeuralNetworksMemory_copy(bytes.get(), unit.memory.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+            ANeuralNetworksMemory_copy(unit.memory.get(), half.memory.get()));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
+            ANeuralNetworksMemory_copy(unit.memory.get(), twin.memory.get()));
+}
+
+// An fd memory has no dims: it cannot fill a device memory described with
+// unknown dims, even once a computation gave that memory a shape.
+TEST_F(MemoryDescTest, FdDoesNotCopyIntoADeviceMemoryOfUnknownDims) {
+  Memory memory = deviceMemory({{dynamic_.get(), false}});
+  SharedMemory bytes(sizeof(kInput));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
+  ASSERT_OK(ANeuralNetworksExecution_compute(dynamicInto(memory.get()).get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksMemory_copy(bytes.get(), memory.get()));
+}
+
 // A device memory for an output of unknown dims takes the shape computed.
 TEST_F(MemoryDescTest, DynamicDeviceMemoryTakesTheComputedShape) {
   Memory memory = deviceMemory({{dynamic_.get(), false}});
-  Execution execution = newExecution(dynamic_.get());
-  const OperandType typeOwner = floatTensor({2, 2});
-  const ANeuralNetworksOperandType type = typeOwner.get();
-  ASSERT_OK(
-      ANeuralNetworksExecution_setInput(execution.get(), 0, &type, kInput.data(), sizeof(kInput)));
-  ASSERT_OK(ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, memory.get(),
-                                                         0, 0));
+  Execution execution = dynamicInto(memory.get());
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(execution.get()));
   uint32_t dims[2] = {};
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR,

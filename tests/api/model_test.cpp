@@ -75,7 +75,7 @@ TEST_F(ModelTest, AddOperandRejectsInvalidTypes) {
       {.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
        .dimensionCount = 1,
        .dimensions = &dim,
-       .scale = std::numeric_limits<float>::infinity()},
+       .scale = std::numeric_limits<float>::quiet_NaN()},
   };
   for (const auto& type : invalid) {
     SCOPED_TRACE(::testing::Message() << "type " << type.type);
@@ -86,41 +86,73 @@ TEST_F(ModelTest, AddOperandRejectsInvalidTypes) {
   expectStillUsable();
 }
 
-TEST_F(ModelTest, ModificationAfterFinishIsBadState) {
-  addFloatTensors(2);
-  expectStillUsable();
+// Every call that modifies a model, on operand `index` of `model`: all must
+// be BAD_STATE.
+void expectModificationsAreBadState(ANeuralNetworksModel* model, int32_t index) {
   const OperandType typeOwner = floatTensor(kDims);
   const ANeuralNetworksOperandType type = typeOwner.get();
   const float value[4] = {};
-  const uint32_t in = 0, out = 1;
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model(), &type));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_setOperandValue(model(), 0, value, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
-            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model(), true));
-  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model()));
+  const float scale = 0.5f;
+  const ANeuralNetworksSymmPerChannelQuantParams channelQuant = {0, 1, &scale};
   SharedMemory memory(sizeof(value));
+  Model other = floorModel();
+  const uint32_t in = 0, out = static_cast<uint32_t>(index);
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_addOperand(model, &type));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValue(model, index, value, sizeof(value)));
   EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_setOperandValueFromMemory(
-                                           model(), 0, memory.get(), 0, sizeof(value)));
+                                           model, index, memory.get(), 0, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(model, index, other.get()));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &channelQuant));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandExtensionData(model, index, value, sizeof(value)));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in, 1, &out));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksModel_finish(model));
+}
+
+TEST_F(ModelTest, ModificationAfterFinishIsBadState) {
+  addFloatTensors(2);
+  expectStillUsable();
+  expectModificationsAreBadState(model(), 1);
   // The finished model still compiles.
   Compilation compilation = compile(model());
   EXPECT_NE(compilation, nullptr);
 }
 
-TEST_F(ModelTest, FinishRejectsNullAndInvalidGraphsAndStaysModifiable) {
-  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL, ANeuralNetworksModel_finish(nullptr));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));  // empty
-  addFloatTensors(2);
+// As AOSP, a model whose finish failed is invalid: it can be neither modified,
+// finished again, compiled, queried nor referenced.
+TEST_F(ModelTest, FailedFinishMakesTheModelInvalid) {
+  addFloatTensors(3);  // 2: a temporary nothing writes
   const uint32_t in = 0, out = 1;
   ASSERT_OK(ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
-  // No outputs identified yet.
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
   ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
-  expectFinishesAndRuns();
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
+  expectModificationsAreBadState(model(), 2);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE, ANeuralNetworksCompilation_create(model(), &compilation));
+  EXPECT_EQ(compilation, nullptr);
+  const ANeuralNetworksDevice* device = deviceAt(0);
+  bool supported[1] = {};
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_getSupportedOperationsForDevices(model(), &device, 1, supported));
+  Model outer = newModel();
+  const ANeuralNetworksOperandType modelType = {.type = ANEURALNETWORKS_MODEL};
+  ASSERT_OK(ANeuralNetworksModel_addOperand(outer.get(), &modelType));
+  EXPECT_NN(ANEURALNETWORKS_BAD_STATE,
+            ANeuralNetworksModel_setOperandValueFromModel(outer.get(), 0, model()));
+}
+
+// A failed finish leaves the model invalid (ModelValidationTest has the rest).
+TEST_F(ModelTest, FinishRejectsNullAndEmptyModels) {
+  EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL, ANeuralNetworksModel_finish(nullptr));
+  EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));  // empty
 }
 
 TEST_F(ModelTest, FinishRejectsAnOutputNoOperationWrites) {
@@ -129,9 +161,6 @@ TEST_F(ModelTest, FinishRejectsAnOutputNoOperationWrites) {
   ASSERT_OK(ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &out));
   ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 2, orphan));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA, ANeuralNetworksModel_finish(model()));
-  // Identifying again replaces the lists.
-  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
-  expectFinishesAndRuns();
 }
 
 TEST_F(ModelTest, SetOperandValueChecksIndexLengthAndRole) {
@@ -152,13 +181,11 @@ TEST_F(ModelTest, SetOperandValueChecksIndexLengthAndRole) {
             ANeuralNetworksModel_setOperandValue(model(), 2, value, sizeof(value)));
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_setOperandValue(model(), 2, nullptr, 0));
 
-  // A model input cannot be given a value; a constant cannot become an input.
-  const uint32_t in = 0, out = 1, constant = 2;
-  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &out));
+  // An omitted value cannot become an input (a value on an input fails only
+  // at finish: ModelValidationTest).
+  const uint32_t out = 1, omitted = 2;
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_setOperandValue(model(), 0, value, sizeof(value)));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &constant, 1, &out));
+            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &omitted, 1, &out));
   expectStillUsable();
 }
 
@@ -210,8 +237,8 @@ TEST_F(ModelTest, SetOperandValueFromModelChecksTheReferencedModel) {
             ANeuralNetworksModel_setOperandValueFromModel(model(), -1, value.get()));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksModel_setOperandValueFromModel(model(), 1, value.get()));
-  addOperand(model(), floatTensor(kDims));  // operand 1, not of type MODEL
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+  addOperand(model(), floatTensor(kDims));  // operand 1, not of type MODEL: finish fails
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
             ANeuralNetworksModel_setOperandValueFromModel(model(), 1, value.get()));
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR,
             ANeuralNetworksModel_setOperandValueFromModel(model(), 0, value.get()));
@@ -272,13 +299,15 @@ TEST_F(ModelTest, AddOperationChecksNullsCodesIndexesAndSignature) {
             ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &scalar, 1, &out));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksModel_addOperation(model(), ANEURALNETWORKS_FLOOR, 1, &in, 1, &scalar));
+  // Every operand needs a value or a writer at finish.
+  const int32_t zero = 0;
+  ASSERT_OK(ANeuralNetworksModel_setOperandValue(model(), scalar, &zero, sizeof(zero)));
   expectStillUsable();
 }
 
 TEST_F(ModelTest, IdentifyInputsAndOutputsChecksIndexesAndRoles) {
   addFloatTensors(2);
   const uint32_t in = 0, out = 1, missing = 2;
-  const uint32_t both[] = {0, 1}, twice[] = {0, 0};
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
             ANeuralNetworksModel_identifyInputsAndOutputs(nullptr, 1, &in, 1, &out));
   EXPECT_NN(ANEURALNETWORKS_UNEXPECTED_NULL,
@@ -289,13 +318,27 @@ TEST_F(ModelTest, IdentifyInputsAndOutputsChecksIndexesAndRoles) {
             ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &missing, 1, &out));
   EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
             ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 1, &missing));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 2, both, 1, &out));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &in, 2, both));
-  EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
-            ANeuralNetworksModel_identifyInputsAndOutputs(model(), 2, twice, 1, &out));
   expectStillUsable();
+}
+
+// An operand listed twice, in one list or in both, is rejected. The operands
+// marked before it stay marked (as in AOSP), so each case has a model of its own.
+TEST_F(ModelTest, IdentifyInputsAndOutputsRejectsAnOperandListedTwice) {
+  const uint32_t out = 1, both[] = {0, 1}, twice[] = {0, 0};
+  struct Lists {
+    uint32_t inputCount;
+    const uint32_t* inputs;
+    uint32_t outputCount;
+    const uint32_t* outputs;
+  };
+  for (const Lists& lists : {Lists{2, both, 1, &out}, Lists{1, both, 2, both},
+                             Lists{2, twice, 1, &out}, Lists{1, &out, 1, &out}}) {
+    Model fresh = newModel();
+    for (int i = 0; i < 2; ++i) addOperand(fresh.get(), floatTensor(kDims));
+    EXPECT_NN(ANEURALNETWORKS_BAD_DATA,
+              ANeuralNetworksModel_identifyInputsAndOutputs(
+                  fresh.get(), lists.inputCount, lists.inputs, lists.outputCount, lists.outputs));
+  }
 }
 
 TEST_F(ModelTest, RelaxComputation) {
