@@ -329,13 +329,8 @@ TEST_F(MemoryDescTest, CopyOntoItselfSucceeds) {
 // its input.
 struct QuantReluMemory {
   explicit QuantReluMemory(float scale) {
-    model = newModel();
     const OperandType type{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, kDims, scale, 0};
-    addUnary(model.get(), ANEURALNETWORKS_RELU, type, type, 0);
-    const uint32_t in = 0, out = 1;
-    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &in, 1, &out),
-              ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksModel_finish(model.get()), ANEURALNETWORKS_NO_ERROR);
+    model = unaryModel(ANEURALNETWORKS_RELU, type, type);
     compilation = compile(model.get());
     memory = deviceMemory({{compilation.get(), true}});
   }

@@ -21,8 +21,10 @@ class ModelValidationTest : public ::testing::Test {
 
   // FLOOR(operand `in`) -> operand `out`, both float32 2x2 operands added here.
   void addFloor(uint32_t in, uint32_t out) {
-    addUnary(model(), ANEURALNETWORKS_FLOOR, floatTensor(kDims), floatTensor(kDims), in);
     ASSERT_EQ(out, in + 1);
+    addOperand(model(), floatTensor(kDims));
+    addOperand(model(), floatTensor(kDims));
+    ASSERT_OK(floor(in, out));
   }
   // FLOOR over existing operands.
   int floor(uint32_t in, uint32_t out) {
@@ -441,11 +443,11 @@ TEST_F(ModelValidationTest, FinishAcceptsUnusedInputsAndNoOutputs) {
   addOperand(model(), floatTensor(kDims));  // 2: an input nothing reads
   ASSERT_OK(identify({kIn, 2}, {kOut}));
   EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
-  Model noOutputs = newModel();
-  addUnary(noOutputs.get(), ANEURALNETWORKS_FLOOR, floatTensor(kDims), floatTensor(kDims), 0);
-  const uint32_t in = 0, none = 0;
-  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(noOutputs.get(), 1, &in, 0, &none));
-  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(noOutputs.get()));
+  model_ = newModel();
+  addFloor(0, 1);
+  const uint32_t none = 0;
+  ASSERT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model(), 1, &kIn, 0, &none));
+  EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksModel_finish(model()));
 }
 
 // Operations are validated again at finish: per-channel parameters set after
