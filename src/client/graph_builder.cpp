@@ -95,8 +95,8 @@ void GraphBuilder::addOperation(ANeuralNetworksOperationType type,
   ++operationCount_;
   if (!ok()) return;
   check(ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()),
-                                          inputs.data(), static_cast<uint32_t>(outputs.size()),
-                                          outputs.data()),
+                                          indexArray(inputs), static_cast<uint32_t>(outputs.size()),
+                                          indexArray(outputs)),
         "ANeuralNetworksModel_addOperation");
 }
 
@@ -104,8 +104,8 @@ void GraphBuilder::identifyInputsAndOutputs(const std::vector<uint32_t>& inputs,
                                             const std::vector<uint32_t>& outputs) {
   if (!ok()) return;
   check(ANeuralNetworksModel_identifyInputsAndOutputs(
-            model_, static_cast<uint32_t>(inputs.size()), inputs.data(),
-            static_cast<uint32_t>(outputs.size()), outputs.data()),
+            model_, static_cast<uint32_t>(inputs.size()), indexArray(inputs),
+            static_cast<uint32_t>(outputs.size()), indexArray(outputs)),
         "ANeuralNetworksModel_identifyInputsAndOutputs");
 }
 

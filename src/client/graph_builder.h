@@ -34,6 +34,13 @@ std::vector<uint8_t> toBytes(const std::vector<T>& values) {
   return bytes;
 }
 
+// The pointer to give NNAPI for a list of operand indexes: never null, since
+// AOSP refuses a null list even when it is empty.
+inline const uint32_t* indexArray(const std::vector<uint32_t>& indexes) {
+  static constexpr uint32_t kNone = 0;
+  return indexes.empty() ? &kNone : indexes.data();
+}
+
 class GraphBuilder {
  public:
   GraphBuilder();

@@ -59,7 +59,9 @@ class SubmodelBuilder {
         operand.lifetime = Lifetime::SUBGRAPH_INPUT;
         result.main.inputIndexes.push_back(newIndex);
         submodel.inputs.push_back(index);
-      } else if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || readOutside_[index]) {
+      } else if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || readOutside_[index] ||
+                 source.consumers == 0) {
+        // Unread results too: the step's device writes them where the plan says.
         operand.lifetime = Lifetime::SUBGRAPH_OUTPUT;
         result.main.outputIndexes.push_back(newIndex);
         submodel.outputs.push_back(index);

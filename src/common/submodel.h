@@ -23,7 +23,8 @@ struct Submodel {
 // `operations` are indexes into model.main.operations, in execution order.
 // An operand becomes a submodel input if an operation reads it and it is a
 // model input or produced outside the set; an output if the set produces it
-// and it is a model output or `isReadOutside(operand)` says later steps need it.
+// and it is a model output, `isReadOutside(operand)` says later steps need it,
+// or no operation reads it (the plan gives it a buffer).
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
                          const std::vector<bool>& readOutside);
 

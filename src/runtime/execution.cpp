@@ -195,6 +195,12 @@ Result<void> Execution::setArgumentFromMemory(bool isInput, int32_t index,
   ANNRT_ASSIGN_OR_RETURN(Argument * argument, argumentAt(isInput, index));
   ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, argumentDims(isInput, index, type, !isInput));
   ANNRT_RETURN_IF_ERROR(checkMemoryRange(*memory, isInput, index, type, offset, length));
+  // annrt is stricter than AOSP here: a mapping the computation cannot read or
+  // write would fault in the device, so it is refused up front.
+  ANNRT_CHECK(!isInput || memory->isReadable(),
+              "input {}: the memory was created without PROT_READ", index);
+  ANNRT_CHECK(isInput || memory->isWritable(),
+              "output {}: the memory was created without PROT_WRITE", index);
   ANNRT_RETURN_IF_ERROR(checkUnset(*argument, isInput, index));
   if (memory->description() == nullptr) {
     const Shape& shape = compilation_->ioOperand(index, isInput).value()->shape;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/execution_plan.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "common/log.h"
@@ -32,8 +33,20 @@ ExecutionOutcome failure(const Error& error) {
   return {error.code, error.message, {}, {}, {}};
 }
 
+// A temporary no operation reads: its producer still runs, so it needs a buffer.
+bool hasUnreadTemporaries(const Model& model) {
+  return std::any_of(
+      model.main.operands.begin(), model.main.operands.end(), [](const Operand& operand) {
+        return operand.lifetime == Lifetime::TEMPORARY_VARIABLE && operand.consumers == 0;
+      });
+}
+
+// A step of every operation is given the model itself, unless the model has
+// unread temporaries: devices compute into every operation's output, and XNNPACK
+// plans no memory for a value nothing reads, so those become step outputs in
+// buffers of the plan (as AOSP accepts models whose results are not all read).
 bool isWholeModel(const Model& model, const std::vector<uint32_t>& operations) {
-  return operations.size() == model.main.operations.size();
+  return operations.size() == model.main.operations.size() && !hasUnreadTemporaries(model);
 }
 
 }  // namespace

@@ -81,34 +81,6 @@ Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allo
   return shape;
 }
 
-Result<void> validateTypeRefinement(const Shape& model, const ANeuralNetworksOperandType& given) {
-  ANNRT_CHECK(given.type == static_cast<int32_t>(model.type), "type {} differs from the model's {}",
-              given.type, operandTypeName(model.type));
-  ANNRT_CHECK((given.dimensionCount == 0) == (given.dimensions == nullptr),
-              "dimensionCount {} is inconsistent with dimensions {}", given.dimensionCount,
-              static_cast<const void*>(given.dimensions));
-  if (isQuantizedType(model.type) && model.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-    ANNRT_CHECK(given.scale == model.scale && given.zeroPoint == model.zeroPoint,
-                "quantization ({}, {}) differs from the model's ({}, {})", given.scale,
-                given.zeroPoint, model.scale, model.zeroPoint);
-  }
-  if (!isTensorType(model.type)) {
-    ANNRT_CHECK(given.dimensionCount == 0, "a scalar takes no dimensions");
-    return {};
-  }
-  if (given.dimensionCount == 0) return {};
-  if (!model.dims.empty()) {
-    ANNRT_CHECK(given.dimensionCount == model.dims.size(), "rank {} differs from the model's {}",
-                given.dimensionCount, model.dims.size());
-    for (uint32_t i = 0; i < given.dimensionCount; ++i) {
-      ANNRT_CHECK(model.dims[i] == 0 || model.dims[i] == given.dimensions[i],
-                  "dimension {} is {}, the model fixes it to {}", i, given.dimensions[i],
-                  model.dims[i]);
-    }
-  }
-  return {};
-}
-
 Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant) {
   ANNRT_CHECK(shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
               "per-channel parameters on a {} operand", operandTypeName(shape.type));

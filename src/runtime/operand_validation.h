@@ -15,10 +15,6 @@ namespace annrt::runtime {
 // `allowExtension`: the model has registered the extension prefix of the type.
 Result<Shape> validateOperandType(const ANeuralNetworksOperandType& type, bool allowExtension);
 
-// Checks that `given` (a setInput/setOutput type) is compatible with the
-// model's operand: same code and quantization, dims only refining unknowns.
-Result<void> validateTypeRefinement(const Shape& model, const ANeuralNetworksOperandType& given);
-
 Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant);
 
 }  // namespace annrt::runtime

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "client/graph_builder.h"
 #include "client/result_codes.h"
 
 namespace annrt::tflite {
@@ -148,11 +149,11 @@ Result<int32_t> NnapiWriter::extensionOperationType(const char* extension, uint1
 
 Result<void> NnapiWriter::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
                                        const std::vector<uint32_t>& outputs) {
-  ANNRT_RETURN_IF_ERROR(checkNnapi(
-      ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()),
-                                        inputs.data(), static_cast<uint32_t>(outputs.size()),
-                                        outputs.data()),
-      "ANeuralNetworksModel_addOperation"));
+  ANNRT_RETURN_IF_ERROR(
+      checkNnapi(ANeuralNetworksModel_addOperation(
+                     model_, type, static_cast<uint32_t>(inputs.size()), client::indexArray(inputs),
+                     static_cast<uint32_t>(outputs.size()), client::indexArray(outputs)),
+                 "ANeuralNetworksModel_addOperation"));
   WrittenOperation operation{type, nullptr, 0, inputs, outputs};
   for (const WrittenOperation& extension : extensionTypes_) {
     if (extension.type != type) continue;
@@ -166,8 +167,8 @@ Result<void> NnapiWriter::addOperation(int32_t type, const std::vector<uint32_t>
 Result<void> NnapiWriter::identifyInputsAndOutputs(const std::vector<uint32_t>& inputs,
                                                    const std::vector<uint32_t>& outputs) {
   return checkNnapi(ANeuralNetworksModel_identifyInputsAndOutputs(
-                        model_, static_cast<uint32_t>(inputs.size()), inputs.data(),
-                        static_cast<uint32_t>(outputs.size()), outputs.data()),
+                        model_, static_cast<uint32_t>(inputs.size()), client::indexArray(inputs),
+                        static_cast<uint32_t>(outputs.size()), client::indexArray(outputs)),
                     "ANeuralNetworksModel_identifyInputsAndOutputs");
 }
 

@@ -382,3 +382,29 @@ TEST_F(ExecutionValidationTest, AnEventOfStartComputeHasNoSyncFence) {
 
 }  // namespace
 }  // namespace annrt::test
+
+namespace annrt::test {
+namespace {
+
+// An fd memory mapped without PROT_WRITE cannot take an output, nor one
+// without PROT_READ an input: the computation would fault (annrt refuses
+// them when they are set; AOSP leaves it to the driver).
+TEST_F(ExecutionValidationTest, MemoriesMustAllowWhatTheArgumentDoes) {
+  SharedMemory backing(sizeof(kInput));
+  for (int protect : {PROT_READ, PROT_WRITE}) {
+    ANeuralNetworksMemory* raw = nullptr;
+    ASSERT_OK(ANeuralNetworksMemory_createFromFd(sizeof(kInput), protect, backing.fd(), 0, &raw));
+    Memory memory(raw);
+    Execution e = newExecution(compilation_.get());
+    const bool readOnly = protect == PROT_READ;
+    EXPECT_NN(readOnly ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA,
+              ANeuralNetworksExecution_setInputFromMemory(e.get(), 0, nullptr, memory.get(), 0,
+                                                          sizeof(kInput)));
+    EXPECT_NN(readOnly ? ANEURALNETWORKS_BAD_DATA : ANEURALNETWORKS_NO_ERROR,
+              ANeuralNetworksExecution_setOutputFromMemory(e.get(), 0, nullptr, memory.get(), 0,
+                                                           sizeof(kInput)));
+  }
+}
+
+}  // namespace
+}  // namespace annrt::test

@@ -303,3 +303,44 @@ TEST(CpuDeviceTest, FoldsCastsOfFloat16Constants) {
 
 }  // namespace
 }  // namespace annrt::test
+
+namespace annrt::test {
+namespace {
+
+// A result nothing reads (a dead-end temporary, or every output of a model
+// without outputs, which AOSP accepts) is computed into scratch space, never
+// into a null buffer; the other results are unaffected.
+TEST(UnreadResultTest, ADeadEndTemporaryRunsOnEveryDevice) {
+  TestGraph g;
+  const uint32_t input = g.tensor({1, 4});
+  const uint32_t unread = g.tensor({1, 4});
+  const uint32_t output = g.tensor({1, 4});
+  g.operation(ANEURALNETWORKS_FLOOR, {input}, {unread});
+  g.operation(ANEURALNETWORKS_RELU, {input}, {output});
+  g.finish({input}, {output});
+  ASSERT_EQ(g.supportedBy(kCpu), (std::vector<bool>{true, true}));
+  const std::vector<float> in = {-1.5f, 2.25f, -0.5f, 3.0f};
+  for (const char* device : {kCpu, kReference}) {
+    const auto outputs = g.run(device, {in}, {4});
+    ASSERT_EQ(outputs.size(), 1u) << device;
+    EXPECT_EQ(outputs[0], (std::vector<float>{0.0f, 2.25f, 0.0f, 3.0f})) << device;
+  }
+}
+
+TEST(UnreadResultTest, AModelWithoutOutputsRunsOnEveryDevice) {
+  TestGraph g;
+  const uint32_t input = g.tensor({1, 4});
+  const uint32_t unread = g.tensor({1, 4});
+  g.operation(ANEURALNETWORKS_FLOOR, {input}, {unread});
+  g.finish({input}, {});
+  for (const char* device : {kCpu, kReference}) {
+    const auto compilation = g.compile(device);
+    ASSERT_NE(compilation, nullptr) << device;
+    const std::vector<float> in = {-1.5f, 2.25f, -0.5f, 3.0f};
+    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(in.data()), 16);
+    EXPECT_TRUE(TestGraph::compute(compilation.get(), {bytes}, {})) << device;
+  }
+}
+
+}  // namespace
+}  // namespace annrt::test

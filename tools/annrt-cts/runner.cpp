@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "client/cache_token.h"
+#include "client/graph_builder.h"
 #include "client/result_codes.h"
 
 namespace annrt::cts {
@@ -185,8 +186,8 @@ class ModelBuilder {
     for (const Operation& operation : subgraph.operations) {
       const int code = ANeuralNetworksModel_addOperation(
           model, operation.type, static_cast<uint32_t>(operation.inputs.size()),
-          operation.inputs.data(), static_cast<uint32_t>(operation.outputs.size()),
-          operation.outputs.data());
+          client::indexArray(operation.inputs), static_cast<uint32_t>(operation.outputs.size()),
+          client::indexArray(operation.outputs));
       if (Step failure =
               apiStep(code, kStageModel,
                       fmt::format("ANeuralNetworksModel_addOperation({})", operation.typeName))) {
@@ -194,8 +195,10 @@ class ModelBuilder {
       }
     }
     const int code = ANeuralNetworksModel_identifyInputsAndOutputs(
-        model, static_cast<uint32_t>(subgraph.inputIndexes.size()), subgraph.inputIndexes.data(),
-        static_cast<uint32_t>(subgraph.outputIndexes.size()), subgraph.outputIndexes.data());
+        model, static_cast<uint32_t>(subgraph.inputIndexes.size()),
+        client::indexArray(subgraph.inputIndexes),
+        static_cast<uint32_t>(subgraph.outputIndexes.size()),
+        client::indexArray(subgraph.outputIndexes));
     return apiStep(code, kStageModel, "ANeuralNetworksModel_identifyInputsAndOutputs");
   }
 
