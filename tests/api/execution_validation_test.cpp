@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // AOSP's validation of the Device, Compilation, Execution, Burst and Event
-// entry points, rule by rule (docs/validation-rules-execution.md): each test
+// entry points, rule by rule (docs/validation-rules.md): each test
 // fails if annrt were weaker than AOSP's runtime, or stricter where AOSP
 // accepts.
 #include <cstdint>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The model and memory rules of AOSP's runtime that annrt follows, one test
-// per rule (docs/validation-rules-model.md lists them): what a failed finish
+// per rule (docs/validation-rules.md lists them): what a failed finish
 // does to a model, which checks happen when a call is made and which only at
 // finish, the graph rules of finish, and the rules of ANeuralNetworksMemory_copy.
 #include <limits>
