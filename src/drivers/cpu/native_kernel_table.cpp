@@ -8,7 +8,7 @@
 // - AVX-512: the host the kernels were written on (x86-64-v4, 2026-11-25;
 //   README and the git log of src/drivers/cpu/native_*.cpp).
 // - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
-//   jobs, 2026-11-25; three runs each, the middle pair given.
+//   jobs, 2026-11-25; three runs each, one pair or the range given.
 // - Baseline and NEON: never measured, so nothing is used there.
 #include "drivers/cpu/native_kernel_table.h"
 
@@ -63,7 +63,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // TRANSPOSED_BLOCKS
     {kUnmeasured,
-     {NativeUse::PREFERRED, "2x2 stride 2 128x128x16 -> 1 TRANSPOSED_AVX2"},
+     {NativeUse::PREFERRED, "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
      {NativeUse::PREFERRED,
       "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b)"},
      kUnmeasured},
@@ -81,7 +81,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // ADD_PADDED_CHANNELS
     {kUnmeasured,
-     {NativeUse::PREFERRED, "PADDED_ADD_AVX2"},
+     {NativeUse::PREFERRED, "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
      {NativeUse::PREFERRED,
       "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0)"},
      kUnmeasured},
