@@ -3,10 +3,12 @@
 //
 // CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
 // product of the image's pixels (rows of inChannels floats) by the filter,
-// measured faster on AVX-512 only (native_kernel_table.h). The filter is packed once into panels of
-// 32, 24, 16 or 8 output channels (the bias, then inChannels rows of the panel's weights); a tile
-// of 12 pixels by one panel keeps its sums in up to 24 registers, each input float broadcast once
-// per pixel and multiplied by the panel's vectors. Compared with XNNPACK's 7x16 GEMM:
+// measured faster on AVX-512 only (native_kernel_table.h). The filter is
+// packed once into panels of 32, 24, 16 or 8 output channels (the bias,
+// then inChannels rows of the panel's weights); a tile of 12 pixels by one
+// panel keeps its sums in up to 24 registers, each input float broadcast
+// once per pixel and multiplied by the panel's vectors. Compared with
+// XNNPACK's 7x16 GEMM:
 // - output channels that are not a multiple of 16 end in a vector of 8
 //   floats, which costs half one of 16 (24 channels: 16 + 8, not 32);
 // - where the weights outgrow the L2 cache (hand_landmark_full's 7x7
