@@ -63,7 +63,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // TRANSPOSED_BLOCKS
     {kUnmeasured,
-     {NativeUse::PREFERRED, "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
+     {NativeUse::PREFERRED,
+      "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
      {NativeUse::PREFERRED,
       "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b)"},
      kUnmeasured},
@@ -81,7 +82,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // ADD_PADDED_CHANNELS
     {kUnmeasured,
-     {NativeUse::PREFERRED, "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
+     {NativeUse::PREFERRED,
+      "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
      {NativeUse::PREFERRED,
       "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0)"},
      kUnmeasured},
@@ -121,11 +123,12 @@ NativeIsa isaFromEnvironment() {
 }
 
 struct Selection {
+  explicit Selection(NativeIsa isa) : code(isa), decisions(isa) {}
   std::atomic<NativeIsa> code, decisions;
 };
 
 Selection& selection() {
-  static Selection s{isaFromEnvironment(), isaFromEnvironment()};
+  static Selection s(isaFromEnvironment());
   return s;
 }
 
