@@ -81,8 +81,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
     {kUnmeasured,
      {NativeUse::NO,
       "as a gap filler (with conv by output) pose_landmark_lite 0.87-1.01x, pose_landmark_full "
-      "0.94-0.99x "
-      "the time without: no clear gain"},
+      "0.94-0.99x the time without: no clear gain"},
      {NativeUse::GAP, "kept between native operations (pose_landmark_full's head)"},
      kUnmeasured},
     // ADD_PADDED_CHANNELS
