@@ -117,12 +117,63 @@ void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
   });
 }
 
+// TRANSPOSE_CONV_2D whose filter is its stride (no padding), from a size x
+// size image: each input pixel makes a block x block square of outputs.
+void registerTransposed(const std::string& name, uint32_t size, uint32_t inChannels,
+                        uint32_t outChannels, uint32_t block) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t pixels = size_t{size} * size;
+    runGraph(state, native, pixels * inChannels, pixels * block * block * outChannels,
+             [&](TestGraph& g) {
+               const uint32_t in = g.tensor({1, size, size, inChannels});
+               const uint32_t out = g.tensor({1, size * block, size * block, outChannels});
+               const size_t weights = size_t{outChannels} * block * block * inChannels;
+               std::vector<uint32_t> inputs = {
+                   in,
+                   g.constant({outChannels, block, block, inChannels}, randomValues(weights, 1)),
+                   g.constant({outChannels}, randomValues(outChannels, 2))};
+               for (int pad = 0; pad < 4; ++pad) inputs.push_back(g.int32(0));
+               inputs.push_back(g.int32(static_cast<int32_t>(block)));
+               inputs.push_back(g.int32(static_cast<int32_t>(block)));
+               inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_NONE));
+               inputs.push_back(g.boolean(false));
+               g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {out});
+               g.finish({in}, {out});
+             });
+  });
+}
+
+// A residual ADD widening `channels` by `extra`: ADD(PAD of the image's
+// channels after, PAD of them before), RELU; the second PAD folds into a
+// native ADD, the first runs on XNNPACK in both runs.
+void registerPaddedAdd(const std::string& name, uint32_t size, uint32_t channels, uint32_t extra) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t pixels = size_t{size} * size;
+    runGraph(state, native, pixels * channels, pixels * (channels + extra), [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      auto pad = [&](int32_t before, int32_t after) {
+        const uint32_t out = g.tensor({1, size, size, channels + extra});
+        g.operation(ANEURALNETWORKS_PAD,
+                    {in, g.int32Tensor({4, 2}, {0, 0, 0, 0, 0, 0, before, after})}, {out});
+        return out;
+      };
+      const auto e = static_cast<int32_t>(extra);
+      const uint32_t after = pad(0, e), before = pad(e, 0);
+      const uint32_t out = g.tensor({1, size, size, channels + extra});
+      g.operation(ANEURALNETWORKS_ADD, {after, before, g.int32(ANEURALNETWORKS_FUSED_RELU)}, {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
 }  // namespace
 }  // namespace annrt::test
 
 int main(int argc, char** argv) {
   using annrt::test::registerCase;
+  using annrt::test::registerPaddedAdd;
   using annrt::test::registerResize;
+  using annrt::test::registerTransposed;
   // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
   registerCase("Depthwise3x3_C8_256", {true, 256, 8, 8, 3, 1});
   registerCase("Pointwise_8to8_256", {false, 256, 8, 8, 1, 1});
@@ -173,6 +224,12 @@ int main(int argc, char** argv) {
   registerResize("Resize2x_C16_64", 64, 16);
   registerResize("Resize2x_C24_32", 32, 24);
   registerResize("Resize2x_C128_16", 16, 128);
+  // selfie_segmentation's last layer (2x2, stride 2, 16 -> 1), and 8 -> 1.
+  registerTransposed("Transposed2x2_16to1_128", 128, 16, 1, 2);
+  registerTransposed("Transposed2x2_8to1_128", 128, 8, 1, 2);
+  // Residual ADDs widening their channels with a PAD, as in face detection.
+  registerPaddedAdd("PaddedAdd_24to32_48", 48, 24, 8);
+  registerPaddedAdd("PaddedAdd_64to96_12", 12, 64, 32);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

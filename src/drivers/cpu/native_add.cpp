@@ -22,13 +22,15 @@ namespace {
 // Output elements per task handed to the pool: 64 KB.
 constexpr size_t kTile = 16384;
 
-ANNRT_NATIVE_CLONES void addRange(const float* a, const float* b, float* out, size_t count,
-                                  float min, float max) {
-  const Float8 lo = splat8(min), hi = splat8(max);
-  size_t i = 0;
-  for (; i + 8 <= count; i += 8) store8(out + i, clamp8(load8(a + i) + load8(b + i), lo, hi));
-  for (; i < count; ++i) out[i] = clamp1(a[i] + b[i], min, max);
-}
+ANNRT_NATIVE_VARIANTS(
+    addRange, (const float* a, const float* b, float* out, size_t count, float min, float max), {
+      const Float8 lo = splat8(min), hi = splat8(max);
+      size_t i = 0;
+      for (; i + 8 <= count; i += 8) {
+        store8(out + i, clamp8(load8(a + i) + load8(b + i), lo, hi));
+      }
+      for (; i < count; ++i) out[i] = clamp1(a[i] + b[i], min, max);
+    })
 
 // Which channels of each output pixel the narrow (unpadded) input covers:
 // [before, before + count) of `channels`.
@@ -38,23 +40,28 @@ struct ChannelSpan {
 
 // `pixels` output pixels: narrow's channels added to full's where they
 // cover it, full's alone elsewhere.
-ANNRT_NATIVE_CLONES void addPaddedPixels(const float* narrow, const float* full, float* out,
-                                         size_t pixels, ChannelSpan span, float min, float max) {
-  const Float8 lo = splat8(min), hi = splat8(max);
-  const uint32_t after = span.before + span.count;
-  for (size_t p = 0; p < pixels; ++p) {
-    const float* a = narrow + p * span.count;
-    const float* b = full + p * span.channels;
-    float* o = out + p * span.channels;
-    for (uint32_t c = 0; c < span.before; ++c) o[c] = clamp1(b[c], min, max);
-    uint32_t i = 0;
-    for (; i + 8 <= span.count; i += 8) {
-      store8(o + span.before + i, clamp8(load8(a + i) + load8(b + span.before + i), lo, hi));
-    }
-    for (; i < span.count; ++i) o[span.before + i] = clamp1(a[i] + b[span.before + i], min, max);
-    for (uint32_t c = after; c < span.channels; ++c) o[c] = clamp1(b[c], min, max);
-  }
-}
+ANNRT_NATIVE_VARIANTS(addPaddedPixels,
+                      (const float* narrow, const float* full, float* out, size_t pixels,
+                       ChannelSpan span, float min, float max),
+                      {
+                        const Float8 lo = splat8(min), hi = splat8(max);
+                        const uint32_t after = span.before + span.count;
+                        for (size_t p = 0; p < pixels; ++p) {
+                          const float* a = narrow + p * span.count;
+                          const float* b = full + p * span.channels;
+                          float* o = out + p * span.channels;
+                          for (uint32_t c = 0; c < span.before; ++c) o[c] = clamp1(b[c], min, max);
+                          uint32_t i = 0;
+                          for (; i + 8 <= span.count; i += 8) {
+                            store8(o + span.before + i,
+                                   clamp8(load8(a + i) + load8(b + span.before + i), lo, hi));
+                          }
+                          for (; i < span.count; ++i)
+                            o[span.before + i] = clamp1(a[i] + b[span.before + i], min, max);
+                          for (uint32_t c = after; c < span.channels; ++c)
+                            o[c] = clamp1(b[c], min, max);
+                        }
+                      })
 
 class AddKernel final : public NativeKernel {
  public:
@@ -62,7 +69,9 @@ class AddKernel final : public NativeKernel {
   // says where it goes.
   AddKernel(std::vector<uint32_t> inputs, const Operation& op, size_t elements, OutputRange range,
             std::optional<ChannelSpan> span)
-      : NativeKernel(std::move(inputs), op.outputs[0], /*preferred=*/span.has_value()),
+      : NativeKernel(std::move(inputs), op.outputs[0],
+                     span ? NativeForm::ADD_PADDED_CHANNELS : NativeForm::ADD),
+        isa_(nativeCodeIsa()),
         elements_(elements),
         range_(range),
         span_(span) {}
@@ -71,8 +80,8 @@ class AddKernel final : public NativeKernel {
            pthreadpool_t pool) const override {
     if (!span_) {
       parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
-        addRange(inputs[0] + start, inputs[1] + start, output + start, count, range_.min,
-                 range_.max);
+        addRange[isa_](inputs[0] + start, inputs[1] + start, output + start, count, range_.min,
+                       range_.max);
       });
       return;
     }
@@ -80,14 +89,15 @@ class AddKernel final : public NativeKernel {
     const size_t pixels = elements_ / span.channels;
     const size_t tile = std::max<size_t>(1, kTile / span.channels);
     parallelizeTiles(pool, pixels, tile, [&](size_t first, size_t count) {
-      addPaddedPixels(inputs[0] + first * span.count, inputs[1] + first * span.channels,
-                      output + first * span.channels, count, span, range_.min, range_.max);
+      addPaddedPixels[isa_](inputs[0] + first * span.count, inputs[1] + first * span.channels,
+                            output + first * span.channels, count, span, range_.min, range_.max);
     });
   }
 
  private:
   void narrow(const OutputRange& range) override { range_ = intersect(range_, range); }
 
+  NativeIsa isa_;  // whose code it runs
   size_t elements_;
   OutputRange range_;
   std::optional<ChannelSpan> span_;

@@ -431,12 +431,12 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
 
 // The row functions the kernels call, one per form and vector count, each
 // built per instruction set with the whole row inlined into it.
-#define ANNRT_NATIVE_ROW(name, body)                                                         \
-  ANNRT_NATIVE_CLONES [[gnu::flatten]] void name(const ConvShape& s, const float* image,     \
-                                                 const float* w, const float* b, float* out, \
-                                                 uint32_t row) {                             \
-    body;                                                                                    \
-  }
+#define ANNRT_NATIVE_ROW(name, body)                                                             \
+  ANNRT_NATIVE_VARIANTS(name,                                                                    \
+                        (const ConvShape& s, const float* image, const float* w, const float* b, \
+                         float* out, uint32_t row),                                              \
+                        { body; })
+using RowVariants = NativeVariants<RowFunction>;
 #define ANNRT_DEPTHWISE_ROWS(name, K, B) \
   ANNRT_NATIVE_ROW(name, (depthwiseRow<K, B>(s, image, w, b, outputRow(s, out, row), row)))
 ANNRT_DEPTHWISE_ROWS(depthwiseRows3, 3, kBlock)
@@ -468,13 +468,9 @@ ANNRT_NATIVE_ROW(transposedFourRow16, (transposedRow<2, true>(s, image, w, b, ou
 #undef ANNRT_NATIVE_ROW
 
 struct Form {
-  RowFunction row = nullptr;  // null: no native kernel
-  bool byOutput = false;      // the filter is repacked output channels last
-  // Faster than XNNPACK (bench/native_kernel_bench.cpp): depthwise and by
-  // input. By output loses to XNNPACK's GEMMs (1.0-2x slower on 1x1 and 3x3
-  // convolutions of 3-16 input channels), and serves only to keep a native
-  // stage whole.
-  bool preferred = false;
+  const RowVariants* rows = nullptr;  // null: no native kernel
+  NativeForm form = NativeForm::DEPTHWISE_8;
+  bool byOutput = false;    // the filter is repacked output channels last
   bool transposed = false;  // rows are input rows
 };
 
@@ -483,9 +479,9 @@ class ConvolutionKernel final : public NativeKernel {
   // Reads `input`: the op's, or that of a PAD folded into it.
   ConvolutionKernel(const Operation& op, uint32_t input, const ConvShape& shape, const Form& form,
                     std::vector<float> weights, std::vector<float> bias)
-      : NativeKernel({input}, op.outputs[0], form.preferred),
+      : NativeKernel({input}, op.outputs[0], form.form),
         shape_(shape),
-        row_(form.row),
+        row_((*form.rows)[nativeCodeIsa()]),
         transposed_(form.transposed),
         weights_(std::move(weights)),
         bias_(std::move(bias)) {}
@@ -563,15 +559,31 @@ std::vector<float> byOutputWeights(const std::vector<float>& filter, uint32_t ou
 // window `w`, or null: square 3x3 and 5x5 filters of stride 1 or 2 and
 // dilation 1 (a block's columns and sums fill 19-28 of AVX-512's 32
 // registers).
-RowFunction columnsDepthwiseRow(const Window& w) {
+const RowVariants* columnsDepthwiseRows(const Window& w) {
   const bool square = w.filterHeight == w.filterWidth && w.strideHeight == w.strideWidth;
   if (!square || w.dilationHeight != 1 || w.dilationWidth != 1) return nullptr;
   const bool three = w.filterWidth == 3, five = w.filterWidth == 5;
   if (w.strideWidth == 1)
-    return three ? columnsDepthwiseRows3 : five ? columnsDepthwiseRows5 : nullptr;
+    return three ? &columnsDepthwiseRows3 : five ? &columnsDepthwiseRows5 : nullptr;
   if (w.strideWidth == 2)
-    return three ? columnsDepthwiseRows3s2 : five ? columnsDepthwiseRows5s2 : nullptr;
+    return three ? &columnsDepthwiseRows3s2 : five ? &columnsDepthwiseRows5s2 : nullptr;
   return nullptr;
+}
+
+// The depthwise form for `conv` (multiplier 1, a multiple of 8 channels):
+// the column form where the table uses it, else loading per tap.
+Form depthwiseForm(const ConvParams& conv) {
+  const Window& w = conv.window;
+  const RowVariants* columns = columnsDepthwiseRows(w);
+  if (columns != nullptr && nativeFormUse(NativeForm::DEPTHWISE_COLUMNS) != NativeUse::NO)
+    return {columns, NativeForm::DEPTHWISE_COLUMNS};
+  const NativeForm form =
+      conv.inChannels == 8 ? NativeForm::DEPTHWISE_8 : NativeForm::DEPTHWISE_WIDE;
+  const bool wide = nativeWideVectors();
+  const bool square = w.filterHeight == w.filterWidth;
+  if (square && w.filterWidth == 3) return {wide ? &wideDepthwiseRows3 : &depthwiseRows3, form};
+  if (square && w.filterWidth == 5) return {wide ? &wideDepthwiseRows5 : &depthwiseRows5, form};
+  return {wide ? &wideDepthwiseRowsAny : &depthwiseRowsAny, form};
 }
 
 // The form for the op's channel counts.
@@ -579,22 +591,14 @@ Form formFor(const ConvParams& conv) {
   auto eightOrSixteen = [](uint32_t channels) { return channels == 8 || channels == 16; };
   if (conv.depthwise) {
     if (conv.depthMultiplier != 1 || conv.inChannels % 8 != 0) return {};
-    const Window& w = conv.window;
-    const bool square = w.filterHeight == w.filterWidth;
-    const bool wide = nativeWideVectors();
-    if (const RowFunction columns = columnsDepthwiseRow(w); wide && columns != nullptr)
-      return {columns, false, true};
-    if (square && w.filterWidth == 3)
-      return {wide ? wideDepthwiseRows3 : depthwiseRows3, false, true};
-    if (square && w.filterWidth == 5)
-      return {wide ? wideDepthwiseRows5 : depthwiseRows5, false, true};
-    return {wide ? wideDepthwiseRowsAny : depthwiseRowsAny, false, true};
+    return depthwiseForm(conv);
   }
   if (eightOrSixteen(conv.outChannels) && conv.inChannels <= kNativeMaxChannels) {
-    return {conv.outChannels == 8 ? byOutputRow8 : byOutputRow16, true, false};
+    return {conv.outChannels == 8 ? &byOutputRow8 : &byOutputRow16, NativeForm::CONV_BY_OUTPUT,
+            true};
   }
   if (eightOrSixteen(conv.inChannels) && conv.outChannels <= 8) {
-    return {conv.inChannels == 8 ? byInputRow8 : byInputRow16, false, true};
+    return {conv.inChannels == 8 ? &byInputRow8 : &byInputRow16, NativeForm::CONV_BY_INPUT};
   }
   return {};
 }
@@ -659,9 +663,9 @@ Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
                         input.dims[3],  output.dims[1], output.dims[2],
                         output.dims[3], window,         deconv.range};
   const bool four = window.filterHeight * window.filterWidth * outChannels == 4;
-  const RowFunction row = four ? (inChannels == 8 ? transposedFourRow8 : transposedFourRow16)
-                               : (inChannels == 8 ? transposedRow8 : transposedRow16);
-  const Form form{row, false, true, true};
+  const RowVariants* rows = four ? (inChannels == 8 ? &transposedFourRow8 : &transposedFourRow16)
+                                 : (inChannels == 8 ? &transposedRow8 : &transposedRow16);
+  const Form form{rows, NativeForm::TRANSPOSED_BLOCKS, false, true};
   return makeKernel(context, op, op.inputs[kInput], shape, form,
                     floats(context, op.inputs[kFilter]));
 }
@@ -689,7 +693,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   }
   const Shape& input = context.input(op, kInput).shape;
   const Form form = formFor(conv);
-  ANNRT_CPU_REQUIRE(form.row != nullptr, "no native kernel for {} input and {} output channels{}",
+  ANNRT_CPU_REQUIRE(form.rows != nullptr, "no native kernel for {} input and {} output channels{}",
                     conv.inChannels, conv.outChannels, conv.depthwise ? " (depthwise)" : "");
   const Shape& output = context.output(op, 0).shape;
   ConvShape shape{input.dims[0],  input.dims[1],  input.dims[2], input.dims[3], output.dims[1],

@@ -61,7 +61,8 @@ bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const 
 }
 
 bool nativeKernelAvailable(LoweringContext& context, const Operation& op) {
-  return makeNativeKernel(context, op).ok();
+  Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op);
+  return kernel.ok() && (*kernel)->fillsGaps();
 }
 
 }  // namespace annrt::cpu

@@ -9,8 +9,8 @@
 // channels), its GEMMs get 8 or fewer output channels there; these kernels
 // read the image directly, several output pixels at once. Each is built once
 // (weights repacked) and runs row by row on the thread pool.
-// `nativeKernelPreferred` says where they are faster, from
-// bench/native_kernel_bench.cpp.
+// `nativeKernelPreferred` says where they are faster: the table of forms
+// per instruction set in native_kernel_table.h, from measurements.
 #pragma once
 
 #include <pthreadpool.h>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/native_kernel_table.h"
 
 namespace annrt::cpu {
 
@@ -32,9 +33,11 @@ class NativeKernel {
   // one it writes.
   const std::vector<uint32_t>& reads() const { return reads_; }
   uint32_t writes() const { return writes_; }
-  // Faster than XNNPACK on this operation (bench/native_kernel_bench.cpp);
-  // the others only keep a run of native operations in one stage.
-  bool preferred() const { return preferred_; }
+  // Faster than XNNPACK on this operation, by the table's column for the
+  // instruction set it was made for (native_kernel_table.h).
+  bool preferred() const { return use_ == NativeUse::PREFERRED; }
+  // May run between preferred operations, to keep their run in one stage.
+  bool fillsGaps() const { return use_ != NativeUse::NO; }
   // Reads inputs[i] for reads()[i], writes `output`; rows go to `pool`
   // (null: the calling thread).
   virtual void run(const std::vector<const float*>& inputs, float* output,
@@ -47,15 +50,16 @@ class NativeKernel {
   }
 
  protected:
-  NativeKernel(std::vector<uint32_t> reads, uint32_t writes, bool preferred)
-      : reads_(std::move(reads)), writes_(writes), preferred_(preferred) {}
+  // `form` decides, through the table, where the kernel is used.
+  NativeKernel(std::vector<uint32_t> reads, uint32_t writes, NativeForm form)
+      : reads_(std::move(reads)), writes_(writes), use_(nativeFormUse(form)) {}
   // Intersects the kernel's output range with `range`.
   virtual void narrow(const OutputRange& range) = 0;
 
  private:
   std::vector<uint32_t> reads_;
   uint32_t writes_;
-  bool preferred_;
+  NativeUse use_;
 };
 
 // The values both ranges allow.
@@ -81,10 +85,8 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,
                                                             const Operation& op,
                                                             const Operation* pad);
-// Whether makeNativePointwise can make kernels here: AVX-512, in builds with
-// the x86-64-v4 clones (not the sanitizer ones).
-bool nativePointwiseAvailable();
-// A CONV_2D of `conv` with a 1x1 filter, stride 1 and no padding, on AVX-512.
+// A CONV_2D of `conv` with a 1x1 filter, stride 1 and no padding, where the
+// table uses the matrix product (NativeForm::POINTWISE_GEMM).
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv);
@@ -97,8 +99,9 @@ Result<std::unique_ptr<NativeKernel>> makeNativeResize(LoweringContext& context,
 // faster there.
 bool nativeKernelPreferred(LoweringContext& context, const Operation& op,
                            const Operation* pad = nullptr);
-// Whether `op` has a native kernel at all, so that it can stay between two
-// preferred operations instead of cutting their stage in two.
+// Whether `op` has a native kernel the table lets run between two preferred
+// operations, so that it can stay there instead of cutting their stage in
+// two.
 bool nativeKernelAvailable(LoweringContext& context, const Operation& op);
 
 inline constexpr uint32_t kNativeMaxChannels = 16;

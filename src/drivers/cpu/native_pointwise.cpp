@@ -3,11 +3,12 @@
 //
 // CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
 // product of the image's pixels (rows of inChannels floats) by the filter,
-// on AVX-512. The filter is packed once into panels of 32, 24, 16 or 8
-// output channels (the bias, then inChannels rows of the panel's weights);
-// a tile of 12 pixels by one panel keeps its sums in up to 24 registers,
-// each input float broadcast once per pixel and multiplied by the panel's
-// vectors. Compared with XNNPACK's 7x16 GEMM:
+// measured faster on AVX-512 only (native_kernel_table.h). The filter is
+// packed once into panels of 32, 24, 16 or 8 output channels (the bias,
+// then inChannels rows of the panel's weights); a tile of 12 pixels by one
+// panel keeps its sums in up to 24 registers, each input float broadcast
+// once per pixel and multiplied by the panel's vectors. Compared with
+// XNNPACK's 7x16 GEMM:
 // - output channels that are not a multiple of 16 end in a vector of 8
 //   floats, which costs half one of 16 (24 channels: 16 + 8, not 32);
 // - where the weights outgrow the L2 cache (hand_landmark_full's 7x7
@@ -176,21 +177,21 @@ inline size_t tileStart(size_t pixels, size_t tiles, size_t t) {
 // Row tiles [first, first + count) of `tiles` by panels [panels, panels +
 // panelCount), each tile across the panels while its pixels are in the L1
 // cache.
-ANNRT_NATIVE_CLONES [[gnu::flatten]] void pointwiseTiles(const PointwiseShape& s,
-                                                         const float* image, const float* packed,
-                                                         const Panel* panels, size_t panelCount,
-                                                         float* out, size_t tiles, size_t first,
-                                                         size_t count) {
-  for (size_t t = first; t < first + count; ++t) {
-    const size_t m = tileStart(s.pixels, tiles, t);
-    const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
-    if (rows == kTileRows) {
-      rowTile<kTileRows>(s, image, packed, panels, panelCount, out, m);
-    } else {
-      anyTile(s, image, packed, panels, panelCount, out, m, rows);
-    }
-  }
-}
+ANNRT_NATIVE_VARIANTS(pointwiseTiles,
+                      (const PointwiseShape& s, const float* image, const float* packed,
+                       const Panel* panels, size_t panelCount, float* out, size_t tiles,
+                       size_t first, size_t count),
+                      {
+                        for (size_t t = first; t < first + count; ++t) {
+                          const size_t m = tileStart(s.pixels, tiles, t);
+                          const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
+                          if (rows == kTileRows) {
+                            rowTile<kTileRows>(s, image, packed, panels, panelCount, out, m);
+                          } else {
+                            anyTile(s, image, packed, panels, panelCount, out, m, rows);
+                          }
+                        }
+                      })
 
 // Groups of consecutive panels whose weights fit the L2 cache together.
 struct PanelGroup {
@@ -201,7 +202,8 @@ class PointwiseKernel final : public NativeKernel {
  public:
   PointwiseKernel(const Operation& op, const PointwiseShape& shape, std::vector<Panel> panels,
                   std::vector<PanelGroup> groups, std::vector<float> packed)
-      : NativeKernel({op.inputs[kInput]}, op.outputs[0], true),
+      : NativeKernel({op.inputs[kInput]}, op.outputs[0], NativeForm::POINTWISE_GEMM),
+        tiles_(pointwiseTiles[nativeCodeIsa()]),
         shape_(shape),
         panels_(std::move(panels)),
         groups_(std::move(groups)),
@@ -222,8 +224,8 @@ class PointwiseKernel final : public NativeKernel {
         const size_t g = task / tiles, t = task % tiles;
         const size_t run = std::min(first + count - task, tiles - t);  // within group g
         const PanelGroup& group = groups_[g];
-        pointwiseTiles(s, inputs[0], packed_.data(), panels_.data() + group.first, group.count,
-                       output, tiles, t, run);
+        tiles_(s, inputs[0], packed_.data(), panels_.data() + group.first, group.count, output,
+               tiles, t, run);
         task += run;
       }
     });
@@ -232,6 +234,7 @@ class PointwiseKernel final : public NativeKernel {
  private:
   void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
 
+  decltype(pointwiseTiles.baseline) tiles_;
   PointwiseShape shape_;
   std::vector<Panel> panels_;
   std::vector<PanelGroup> groups_;
@@ -303,7 +306,9 @@ std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const std::vector<P
   return groups;
 }
 
-// Faster than XNNPACK's GEMM here (bench/native_kernel_bench.cpp).
+// The shapes where it was faster than XNNPACK's GEMM on AVX-512
+// (bench/native_kernel_bench.cpp; native_kernel_table.h says where the
+// form runs at all).
 bool pointwisePreferred(const PointwiseShape& s) {
   const uint32_t tail = s.outChannels % 16;
   const bool narrowTail = tail != 0 && tail <= 8 && (s.inChannels >= 32 || s.outChannels == 8);
@@ -312,15 +317,13 @@ bool pointwisePreferred(const PointwiseShape& s) {
 
 }  // namespace
 
-bool nativePointwiseAvailable() {
-  return nativeWideVectors();
-}
-
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv) {
   const Window& w = conv.window;
-  ANNRT_CPU_REQUIRE(nativePointwiseAvailable(), "native pointwise convolutions need AVX-512");
+  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::POINTWISE_GEMM) != NativeUse::NO,
+                    "native pointwise convolutions are not used on {}",
+                    nativeIsaName(nativeDecisionIsa()));
   ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == 1 &&
                         w.filterWidth == 1 && w.strideHeight == 1 && w.strideWidth == 1 &&
                         w.padTop + w.padBottom + w.padLeft + w.padRight == 0,

@@ -37,35 +37,40 @@ std::vector<Sample> samples(uint32_t inSize, uint32_t outSize, const ResizeFlags
 
 // One output row of `width` pixels of `channels` floats from input rows
 // `top` and `bottom`, `down` of the way from top to bottom.
-ANNRT_NATIVE_CLONES void blendRow(const float* top, const float* bottom, float down, float* out,
-                                  const Sample* columns, uint32_t width, uint32_t channels) {
-  const Float8 vDown = splat8(down);
-  for (uint32_t x = 0; x < width; ++x, out += channels) {
-    const Sample& s = columns[x];
-    const float* tl = top + size_t{s.lower} * channels;
-    const float* tr = top + size_t{s.upper} * channels;
-    const float* bl = bottom + size_t{s.lower} * channels;
-    const float* br = bottom + size_t{s.upper} * channels;
-    const Float8 across = splat8(s.weight);
-    uint32_t c = 0;
-    for (; c + 8 <= channels; c += 8) {
-      const Float8 t = load8(tl + c) + (load8(tr + c) - load8(tl + c)) * across;
-      const Float8 b = load8(bl + c) + (load8(br + c) - load8(bl + c)) * across;
-      store8(out + c, t + (b - t) * vDown);
-    }
-    for (; c < channels; ++c) {
-      const float t = tl[c] + (tr[c] - tl[c]) * s.weight;
-      const float b = bl[c] + (br[c] - bl[c]) * s.weight;
-      out[c] = t + (b - t) * down;
-    }
-  }
-}
+ANNRT_NATIVE_VARIANTS(blendRow,
+                      (const float* top, const float* bottom, float down, float* out,
+                       const Sample* columns, uint32_t width, uint32_t channels),
+                      {
+                        const Float8 vDown = splat8(down);
+                        for (uint32_t x = 0; x < width; ++x, out += channels) {
+                          const Sample& s = columns[x];
+                          const float* tl = top + size_t{s.lower} * channels;
+                          const float* tr = top + size_t{s.upper} * channels;
+                          const float* bl = bottom + size_t{s.lower} * channels;
+                          const float* br = bottom + size_t{s.upper} * channels;
+                          const Float8 across = splat8(s.weight);
+                          uint32_t c = 0;
+                          for (; c + 8 <= channels; c += 8) {
+                            const Float8 t =
+                                load8(tl + c) + (load8(tr + c) - load8(tl + c)) * across;
+                            const Float8 b =
+                                load8(bl + c) + (load8(br + c) - load8(bl + c)) * across;
+                            store8(out + c, t + (b - t) * vDown);
+                          }
+                          for (; c < channels; ++c) {
+                            const float t = tl[c] + (tr[c] - tl[c]) * s.weight;
+                            const float b = bl[c] + (br[c] - bl[c]) * s.weight;
+                            out[c] = t + (b - t) * down;
+                          }
+                        }
+                      })
 
 class ResizeKernel final : public NativeKernel {
  public:
   ResizeKernel(const Operation& op, const Shape& input, const Shape& output,
                const ResizeFlags& flags)
-      : NativeKernel({op.inputs[0]}, op.outputs[0], /*preferred=*/true),
+      : NativeKernel({op.inputs[0]}, op.outputs[0], NativeForm::RESIZE_BILINEAR),
+        blendRow_(blendRow[nativeCodeIsa()]),
         batches_(input.dims[0]),
         inHeight_(input.dims[1]),
         inWidth_(input.dims[2]),
@@ -83,8 +88,9 @@ class ResizeKernel final : public NativeKernel {
         const size_t batch = task / outHeight, y = task % outHeight;
         const float* image = inputs[0] + batch * inImage;
         const Sample& s = rows_[y];
-        blendRow(image + s.lower * inRow, image + s.upper * inRow, s.weight, output + task * outRow,
-                 columns_.data(), static_cast<uint32_t>(outWidth), channels_);
+        blendRow_(image + s.lower * inRow, image + s.upper * inRow, s.weight,
+                  output + task * outRow, columns_.data(), static_cast<uint32_t>(outWidth),
+                  channels_);
       }
     });
   }
@@ -94,6 +100,7 @@ class ResizeKernel final : public NativeKernel {
   // operations XNNPACK would fold them into (fusion.h), never a resize.
   void narrow(const OutputRange&) override {}
 
+  decltype(blendRow.baseline) blendRow_;
   uint32_t batches_, inHeight_, inWidth_, channels_;
   std::vector<Sample> rows_, columns_;
 };

@@ -2,40 +2,53 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Eight or sixteen floats as one value for annrt-cpu's own kernels
-// (native_kernel.h): Float8 is an AVX register where the kernel's clone is
-// built for x86-64-v3 or v4, two SSE or NEON registers elsewhere; Float16 an
-// AVX-512 register in the x86-64-v4 clone, two AVX registers in the v3 one.
-// Hot loops are built once per instruction set (ANNRT_NATIVE_CLONES) and the
-// best the CPU runs is picked at load time.
+// (native_kernel.h): Float8 is an AVX register in the code built for
+// x86-64-v3 or v4, two SSE or NEON registers elsewhere; Float16 an AVX-512
+// register in the x86-64-v4 code, two AVX registers in the v3 one. Hot loops
+// are built once per instruction set (ANNRT_NATIVE_VARIANTS) and a kernel
+// calls the variant of the instruction set native_kernel_table.h selects.
 #pragma once
 
 #include <cstring>
 
+#include "drivers/cpu/native_kernel_table.h"
+
 namespace annrt::cpu {
 
-// Not under the sanitizers: the clones are picked by an ifunc resolver, which
-// runs while the program is being relocated, before the sanitizer runtime is
-// up, and its instrumented code crashed there (ThreadSanitizer, at start-up).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
-#define ANNRT_NATIVE_CLONES_BUILT 1
-#define ANNRT_NATIVE_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+// One hot loop's variants, by instruction set (NEON runs the baseline code,
+// built for aarch64).
+template <class Function>
+struct NativeVariants {
+  Function baseline, avx2, avx512;
+  Function operator[](NativeIsa isa) const {
+    switch (isa) {
+      case NativeIsa::AVX2: return avx2;
+      case NativeIsa::AVX512: return avx512;
+      default: return baseline;
+    }
+  }
+};
+
+// Defines `name`, the NativeVariants of the function `void (params) body`,
+// the whole body inlined into each variant.
+#if ANNRT_NATIVE_VARIANTS_BUILT
+#define ANNRT_NATIVE_VARIANTS(name, params, ...)                                                 \
+  [[gnu::flatten]] void name##Baseline params __VA_ARGS__ __attribute__((                        \
+      target("arch=x86-64-v3")))                                                                 \
+  [[gnu::flatten]] void name##Avx2 params __VA_ARGS__ __attribute__((target("arch=x86-64-v4")))  \
+  [[gnu::flatten]] void name##Avx512 params __VA_ARGS__ constexpr NativeVariants<void(*) params> \
+      name{name##Baseline, name##Avx2, name##Avx512};
 #else
-#define ANNRT_NATIVE_CLONES_BUILT 0
-#define ANNRT_NATIVE_CLONES
+#define ANNRT_NATIVE_VARIANTS(name, params, ...)                                                   \
+  [[gnu::flatten]] void name##Baseline params __VA_ARGS__ constexpr NativeVariants<void(*) params> \
+      name{name##Baseline, nullptr, nullptr};
 #endif
 
-// Whether the x86-64-v4 clones run, with 32 registers of 16 floats; kernels
-// size their blocks of sums by it (elsewhere a Float16 takes two AVX
-// registers of 16, or four NEON ones of 32).
+// Whether kernels made now run the x86-64-v4 code, with 32 registers of 16
+// floats; they size their blocks of sums by it (elsewhere a Float16 takes
+// two AVX registers of 16, or four NEON ones of 32).
 inline bool nativeWideVectors() {
-#if ANNRT_NATIVE_CLONES_BUILT
-  static const bool wide = __builtin_cpu_supports("x86-64-v4");
-  return wide;
-#else
-  return false;
-#endif
+  return nativeCodeIsa() == NativeIsa::AVX512;
 }
 
 using Float4 = float __attribute__((vector_size(16)));

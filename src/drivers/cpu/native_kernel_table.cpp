@@ -1,0 +1,206 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The table of native kernel forms per instruction set. Measurements are
+// bench/native_kernel_bench.cpp at 1 thread (native, then XNNPACK, on the
+// same one-operation graph), in microseconds; docs/native-kernels.md has
+// the commands, the spread of the repeated runs and the whole-model A/B.
+// - AVX-512: the host the kernels were written on (x86-64-v4, 2026-11-25;
+//   README and the git log of src/drivers/cpu/native_*.cpp).
+// - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
+//   jobs, 2026-11-25; three runs each, one pair or the range given.
+// - Baseline and NEON: never measured, so nothing is used there.
+#include "drivers/cpu/native_kernel_table.h"
+
+#include <array>
+#include <atomic>
+#include <cstdlib>
+
+#include "common/log.h"
+
+namespace annrt::cpu {
+namespace {
+
+constexpr NativeDecision kUnmeasured{NativeUse::NO, "not measured on this instruction set"};
+
+using Row = std::array<NativeDecision, kNativeIsaCount>;  // BASELINE, AVX2, AVX512, NEON
+
+// Rows in NativeForm's order.
+constexpr std::array<Row, kNativeFormCount> kTable = {{
+    // DEPTHWISE_COLUMNS
+    {kUnmeasured,
+     {NativeUse::NO,
+      "not measured: its 8-pixel blocks of 16-float columns need AVX-512's 32 registers"},
+     {NativeUse::PREFERRED,
+      "5x5 14x14x672 84 vs 251 (109 loading per tap), 7x7x1152 34 vs 91, 28x28x240 132 vs "
+      "350; 3x3 56x56x144 171 vs 274, 112x112x24 99 vs 311"},
+     kUnmeasured},
+    // DEPTHWISE_8
+    {kUnmeasured,
+     {NativeUse::PREFERRED, "3x3 256x256x8 603 vs 1567, 128x128x8 130 vs 334"},
+     {NativeUse::PREFERRED, "3x3 256x256x8 199 vs 770 (git 962ea23)"},
+     kUnmeasured},
+    // DEPTHWISE_WIDE
+    {kUnmeasured,
+     {NativeUse::NO,
+      "slower: 3x3 128x128x16 809 vs 489, 112x112x24 716 vs 511, 56x56x144 1451 vs 599; 5x5 "
+      "14x14x672 814 vs 456, 7x7x1152 284 vs 178"},
+     {NativeUse::PREFERRED,
+      "5x5 14x14x672 159 vs 251, 7x7x1152 90 vs 91 loading per tap (git d33bc6b); the column "
+      "form takes 3x3 and 5x5 of stride 1 and 2"},
+     kUnmeasured},
+    // CONV_BY_OUTPUT
+    {kUnmeasured,
+     {NativeUse::NO,
+      "as a gap filler (with ADD) pose_landmark_lite 0.87-1.01x, pose_landmark_full 0.94-0.99x "
+      "the time without: no clear gain"},
+     {NativeUse::GAP,
+      "1.0-2x slower than XNNPACK alone (1x1 and 3x3 from 3-16 channels); kept between "
+      "native operations (pose_landmark_full's head)"},
+     kUnmeasured},
+    // CONV_BY_INPUT
+    {kUnmeasured,
+     {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555"},
+     {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 290 vs 1300"},
+     kUnmeasured},
+    // TRANSPOSED_BLOCKS
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
+     {NativeUse::PREFERRED,
+      "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b)"},
+     kUnmeasured},
+    // POINTWISE_GEMM
+    {kUnmeasured,
+     {NativeUse::NO, "not measured: its 12 x 32 tiles need AVX-512's 32 registers"},
+     {NativeUse::PREFERRED,
+      "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
+      "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full"},
+     kUnmeasured},
+    // ADD
+    {kUnmeasured,
+     {NativeUse::NO,
+      "as a gap filler (with conv by output) pose_landmark_lite 0.87-1.01x, pose_landmark_full "
+      "0.94-0.99x the time without: no clear gain"},
+     {NativeUse::GAP, "kept between native operations (pose_landmark_full's head)"},
+     kUnmeasured},
+    // ADD_PADDED_CHANNELS
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
+     {NativeUse::PREFERRED,
+      "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0)"},
+     kUnmeasured},
+    // RESIZE_BILINEAR
+    {kUnmeasured,
+     {NativeUse::PREFERRED, "2x of 64x64x16 135 vs 233, 32x32x24 53 vs 82, 16x16x128 66 vs 93"},
+     {NativeUse::PREFERRED, "2x of 64x64x16 48 vs 68"},
+     kUnmeasured},
+}};
+
+constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
+                                                                     "neon"};
+constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {
+    "depthwise columns", "depthwise 8",    "depthwise wide", "conv by output",
+    "conv by input",     "transposed",     "pointwise GEMM", "add",
+    "add padded",        "resize bilinear"};
+
+constexpr size_t index(NativeIsa isa) {
+  return static_cast<size_t>(isa);
+}
+
+NativeIsa isaFromEnvironment() {
+  const NativeIsa host = hostNativeIsa();
+  const char* value = std::getenv("ANNRT_CPU_ISA");
+  if (value == nullptr || *value == '\0') return host;
+  const std::optional<NativeIsa> isa = parseNativeIsa(value);
+  if (!isa) {
+    logWarning("ignoring ANNRT_CPU_ISA={}: not baseline, avx2, avx512 or neon", value);
+    return host;
+  }
+  if (!nativeIsaRuns(*isa)) {
+    logWarning("ignoring ANNRT_CPU_ISA={}: this build or CPU cannot run it; using {}", value,
+               nativeIsaName(host));
+    return host;
+  }
+  return *isa;
+}
+
+struct Selection {
+  explicit Selection(NativeIsa isa) : code(isa), decisions(isa) {}
+  std::atomic<NativeIsa> code, decisions;
+};
+
+Selection& selection() {
+  static Selection s(isaFromEnvironment());
+  return s;
+}
+
+}  // namespace
+
+std::string_view nativeIsaName(NativeIsa isa) {
+  return kIsaNames[index(isa)];
+}
+
+std::optional<NativeIsa> parseNativeIsa(std::string_view name) {
+  for (size_t i = 0; i < kIsaNames.size(); ++i) {
+    if (kIsaNames[i] == name) return static_cast<NativeIsa>(i);
+  }
+  return std::nullopt;
+}
+
+bool nativeIsaRuns(NativeIsa isa) {
+#if ANNRT_NATIVE_VARIANTS_BUILT
+  switch (isa) {
+    case NativeIsa::BASELINE: return true;
+    case NativeIsa::AVX2: return __builtin_cpu_supports("x86-64-v3");
+    case NativeIsa::AVX512: return __builtin_cpu_supports("x86-64-v4");
+    case NativeIsa::NEON: return false;
+  }
+  return false;
+#elif defined(__aarch64__)
+  return isa == NativeIsa::NEON;
+#else
+  return isa == NativeIsa::BASELINE;
+#endif
+}
+
+NativeIsa hostNativeIsa() {
+  for (NativeIsa isa : {NativeIsa::AVX512, NativeIsa::AVX2, NativeIsa::NEON}) {
+    if (nativeIsaRuns(isa)) return isa;
+  }
+  return NativeIsa::BASELINE;
+}
+
+std::string_view nativeFormName(NativeForm form) {
+  return kFormNames[static_cast<size_t>(form)];
+}
+
+const NativeDecision& nativeDecision(NativeForm form, NativeIsa isa) {
+  return kTable[static_cast<size_t>(form)][index(isa)];
+}
+
+NativeIsa nativeCodeIsa() {
+  return selection().code.load(std::memory_order_relaxed);
+}
+
+NativeIsa nativeDecisionIsa() {
+  return selection().decisions.load(std::memory_order_relaxed);
+}
+
+NativeUse nativeFormUse(NativeForm form) {
+  return nativeDecision(form, nativeDecisionIsa()).use;
+}
+
+ScopedNativeIsa::ScopedNativeIsa(NativeIsa code, NativeIsa decisions)
+    : savedCode_(nativeCodeIsa()), savedDecisions_(nativeDecisionIsa()) {
+  selection().code.store(code, std::memory_order_relaxed);
+  selection().decisions.store(decisions, std::memory_order_relaxed);
+}
+
+ScopedNativeIsa::~ScopedNativeIsa() {
+  selection().code.store(savedCode_, std::memory_order_relaxed);
+  selection().decisions.store(savedDecisions_, std::memory_order_relaxed);
+}
+
+}  // namespace annrt::cpu
