@@ -21,3 +21,6 @@ if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j"$(nproc)")
 fi
+
+# aarch64: cross-built and run under qemu-user (docs/aarch64.md).
+[ "${ANNRT_SKIP_AARCH64:-0}" = "1" ] || "$root/scripts/run-aarch64-tests.sh" "$root/build-aarch64" "$root/build"

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Copyright 2026 The annrt Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# Cross-builds annrt for aarch64 (scripts/cross-aarch64.sh) and runs, under
+# qemu-user through ctest: the unit and API tests, the conformance suite on
+# nnapi-reference and on annrt-cpu (their expected-pass gates), and the
+# accuracy tests of the default models against the TensorFlow Lite references
+# the x86-64 build's oracle wrote (copied from NATIVE_BUILD/tflite-reference:
+# no oracle runs here). Timings under qemu say nothing about Arm hardware.
+#
+# usage: scripts/run-aarch64-tests.sh [BUILD_DIR [NATIVE_BUILD]]
+#   BUILD_DIR defaults to build-aarch64, NATIVE_BUILD to build.
+# Exits 0 saying SKIPPED when the arm64 packages cannot be fetched (offline).
+# See docs/aarch64.md.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build-aarch64}"
+native="${2:-$root/build}"
+jobs="${ANNRT_JOBS:-$(nproc)}"
+
+# Test directories of the build tree and the targets their tests need.
+# CTS on nnapi-reference without the derived runs: under qemu they take
+# longer than CI allows; the x86-64 phases run them.
+unit_dirs=(tests/unit tests/api tests/ops_conv tests/ops_elementwise tests/ops_movement tests/ops_pool)
+targets=(annrt-cts annrt_unit_tests annrt_cpu_unit_tests annrt_cpu_tests
+  api_model_test api_compilation_test api_execution_test api_execution_validation_test
+  api_memory_test api_event_test api_burst_test api_device_test api_device_performance_test
+  annrt_ops_conv_tests annrt_elementwise_tests annrt_ops_movement_tests annrt_pool_reduce_tests
+  tflite_accuracy_tests)
+
+started=$(date +%s)
+phase_start=$started
+times=()
+phase() {  # phase NAME: the time since the last phase
+  local now
+  now=$(date +%s)
+  times+=("$1 $((now - phase_start))s")
+  phase_start=$now
+}
+
+status=0
+"$root/scripts/cross-aarch64.sh" "$build" "${targets[@]}" || status=$?
+if [ "$status" -eq 77 ]; then
+  echo "run-aarch64-tests: SKIPPED: no aarch64 sysroot or toolchain (see above); nothing ran" >&2
+  exit 0
+fi
+[ "$status" -eq 0 ] || exit "$status"
+phase "cross build"
+
+failed=()
+run() {  # run NAME DIR [ctest args...]: ctest of one test directory under qemu
+  local name="$1" dir="$2"
+  shift 2
+  echo "run-aarch64-tests: $name" >&2
+  ctest --test-dir "$build/$dir" --output-on-failure -j"$jobs" "$@" || failed+=("$name")
+  phase "$name"
+}
+
+for dir in "${unit_dirs[@]}"; do run "$dir" "$dir"; done
+run "tests/cpu (annrt-cpu)" tests/cpu -E "^conformance_"
+run "CTS nnapi-reference" tests/conformance -R "^conformance_reference$"
+run "CTS annrt-cpu" tests/cpu -R "^conformance_cpu$"
+
+# The x86-64 oracle's references (keyed by the models' SHA-256), without the
+# oracle itself; the accuracy tests skip, saying why, without them.
+reference="$build/tflite-reference"
+rm -rf "$reference"
+mkdir -p "$reference"
+if [ -d "$native/tflite-reference" ]; then
+  (cd "$native/tflite-reference" && find . -path ./oracle -prune -o -type f -print0 |
+    xargs -0 -r cp --parents -t "$reference")
+else
+  echo "no x86-64 references in $native/tflite-reference (run its tflite_oracle_reference)" \
+    > "$reference/SKIPPED"
+fi
+run "accuracy" tests/tflite -R "AccuracyTest" -FS tflite_oracle
+
+total=$(($(date +%s) - started))
+echo "run-aarch64-tests: times: $(IFS=';'; echo "${times[*]}"); total ${total}s"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "run-aarch64-tests: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "run-aarch64-tests: all passed"
