@@ -95,12 +95,16 @@ if [ "$(cat "$sysroot/.packages" 2>/dev/null)" != "${packages[*]} ${all_packages
 fi
 
 # The emulator for ctest: QEMU_LD_PREFIX gives the toolchain's loader and
-# libc, LD_LIBRARY_PATH the sysroot's libraries.
+# libc, LD_LIBRARY_PATH the sysroot's libraries. The CPU is a Cortex-A53
+# (i.MX8M's; no FP16 arithmetic) unless QEMU_CPU says otherwise: qemu's
+# default, `max`, has FP16 arithmetic, where XNNPACK runs relaxed models in
+# float16 (docs/aarch64.md says what fails there).
 emulator="$build/qemu-aarch64.sh"
 cat > "$emulator" <<WRAPPER
 #!/bin/sh
 # Runs an aarch64 program under qemu-user (written by scripts/cross-aarch64.sh).
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
+export QEMU_CPU="\${QEMU_CPU:-cortex-a53}"
 export LD_LIBRARY_PATH="$sysroot/usr/lib/aarch64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 exec qemu-aarch64 "\$@"
 WRAPPER
