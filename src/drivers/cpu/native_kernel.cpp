@@ -51,16 +51,8 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 }
 
 bool nativeKernelsEnabled() {
-#if defined(__x86_64__)
   const char* value = std::getenv("ANNRT_CPU_NATIVE_KERNELS");
   return value == nullptr || std::strcmp(value, "0") != 0;
-#else
-  // Written and tuned for x86-64 (AVX and AVX-512 blocks, and where they beat
-  // XNNPACK measured there only): elsewhere, e.g. on aarch64, where
-  // XNNPACK's NEON kernels have never been compared with them, annrt-cpu
-  // runs everything on XNNPACK. Their unit tests still run (docs/aarch64.md).
-  return false;
-#endif
 }
 
 bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const Operation* pad) {

@@ -106,9 +106,8 @@ bool nativeKernelAvailable(LoweringContext& context, const Operation& op);
 
 inline constexpr uint32_t kNativeMaxChannels = 16;
 
-// False when ANNRT_CPU_NATIVE_KERNELS is 0 (to compare the two, or to work
-// around a kernel) and on other ISAs than x86-64: every operation then runs
-// on XNNPACK.
+// False when ANNRT_CPU_NATIVE_KERNELS is 0: every operation then runs on
+// XNNPACK (to compare the two, or to work around a kernel).
 bool nativeKernelsEnabled();
 
 }  // namespace annrt::cpu
