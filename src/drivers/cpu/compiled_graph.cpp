@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -25,8 +26,17 @@ using SubgraphPtr = std::unique_ptr<xnn_subgraph, SubgraphDeleter>;
 // hand_landmark_full. XNN_FLAG_FORCE_FP16_INFERENCE there emulates fp16
 // arithmetic through conversions and ran the block 6x slower or worse, so it
 // is never used. The fp16 path itself (ARM) has not been measured here.
+// Debian's XNNPACK has no fp16 HARD_SWISH node: with the hint, on a CPU with
+// fp16 arithmetic (qemu's `max`, ARMv8.2-A cores such as RK3588's) creating
+// the runtime aborts in it (hardswish.c: compute_type == fp32), so graphs
+// with one keep fp32.
 uint32_t runtimeFlags(const Model& model) {
-  return model.relaxComputationFloat32toFloat16 ? XNN_FLAG_HINT_FP16_INFERENCE : 0;
+  if (!model.relaxComputationFloat32toFloat16) return 0;
+  const auto& operations = model.main.operations;
+  const bool hasHardSwish =
+      std::any_of(operations.begin(), operations.end(),
+                  [](const Operation& op) { return op.type == OperationType::HARD_SWISH; });
+  return hasHardSwish ? 0 : XNN_FLAG_HINT_FP16_INFERENCE;
 }
 
 }  // namespace
