@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "runtime/burst.h"
+#include "runtime/c_edge.h"
 #include "runtime/compilation.h"
 #include "runtime/device_manager.h"
 #include "runtime/event.h"
@@ -23,8 +24,6 @@
 #include "runtime/memory_desc.h"
 #include "runtime/model_builder.h"
 #include "runtime/trace.h"
-
-#define ANNRT_EXPORT extern "C" __attribute__((visibility("default")))
 
 using namespace annrt;
 using namespace annrt::runtime;
@@ -79,10 +78,6 @@ int unexpectedNull(const char* function, const char* what) {
 
 #define ANNRT_REQUIRE(pointer) \
   if ((pointer) == nullptr) return unexpectedNull(__func__, #pointer)
-
-Device* toDevice(const ANeuralNetworksDevice* device) {
-  return reinterpret_cast<Device*>(const_cast<ANeuralNetworksDevice*>(device));
-}
 
 ModelBuilder& builder(const ANeuralNetworksModel* model) {
   return *object<ModelBuilder>(model);

@@ -7,19 +7,15 @@
 // the public library.
 #include <annrt/device_performance.h>
 
-#include "common/device.h"
 #include "common/log.h"
-
-#define ANNRT_EXPORT extern "C" __attribute__((visibility("default")))
+#include "runtime/c_edge.h"
 
 namespace {
 
 using annrt::OperandType;
 using annrt::PerformanceInfo;
 
-const annrt::Device& toDevice(const ANeuralNetworksDevice* device) {
-  return *reinterpret_cast<const annrt::Device*>(device);
-}
+using annrt::runtime::toDevice;
 
 SL_ANeuralNetworksPerformanceInfo toC(const PerformanceInfo& info) {
   return {info.execTime, info.powerUsage};
@@ -55,7 +51,7 @@ ANNRT_EXPORT int SL_ANeuralNetworksDevice_getPerformanceInfo(
     annrt::logError("{}: {} is null", __func__, device == nullptr ? "device" : "performanceInfo");
     return ANEURALNETWORKS_UNEXPECTED_NULL;
   }
-  const annrt::Capabilities& caps = toDevice(device).capabilities();
+  const annrt::Capabilities& caps = toDevice(device)->capabilities();
   switch (performanceInfoKind) {
     case SL_ANEURALNETWORKS_CAPABILITIES_PERFORMANCE_RELAXED_SCALAR:
       *performanceInfo = toC(caps.relaxedFloat32toFloat16Scalar);
@@ -82,7 +78,7 @@ ANNRT_EXPORT int SL_ANeuralNetworksDevice_forEachOperandPerformanceInfo(
     annrt::logError("{}: {} is null", __func__, device == nullptr ? "device" : "callback");
     return ANEURALNETWORKS_UNEXPECTED_NULL;
   }
-  const annrt::Capabilities& caps = toDevice(device).capabilities();
+  const annrt::Capabilities& caps = toDevice(device)->capabilities();
   for (OperandType type : kRatedTypes) {
     callback({static_cast<int32_t>(type), toC(caps.forOperandType(type))}, context);
   }
