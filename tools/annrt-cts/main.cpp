@@ -135,8 +135,11 @@ Output:
 Expected-pass gate:
   --expected-pass FILE   Names of cases that must pass (one per line, # comments).
   --check-expected       Exit 1 iff a listed case that was selected did not pass
-                         (a regression); also prints newly passing cases that
-                         are not listed yet.
+                         (a regression, printed with its stage, result code and
+                         first mismatch); also prints newly passing cases that
+                         are not listed yet. A listed case that failed runs
+                         once more, alone in a fresh worker; if it passes then,
+                         it is printed as FLAKY with its first failure.
   --write-expected FILE  Write the sorted names of every passing case.
 
 Exit status: 0 (even when cases fail, unless --check-expected finds a
@@ -446,6 +449,20 @@ std::optional<std::set<std::string>> readNameList(const std::string& path) {
   return names;
 }
 
+// A regression says why, so that a CI log alone tells what broke.
+std::string regressionLine(const Job& job, const CaseResult& result) {
+  std::string line = fmt::format("{} ({}", job.name, statusName(result.status));
+  if (!result.stage.empty()) line += fmt::format(" at {}", result.stage);
+  if (result.code != 0) line += fmt::format(", {}", client::resultCodeName(result.code));
+  if (!result.message.empty()) line += fmt::format(": {}", result.message);
+  if (result.mismatch) {
+    const Mismatch& m = *result.mismatch;
+    line += fmt::format("; output {} element {}: expected {}, got {}, tolerance {}", m.output,
+                        m.element, m.expected, m.actual, m.tolerance);
+  }
+  return line + ")";
+}
+
 // Returns the number of regressions.
 size_t compareWithExpected(const std::set<std::string>& expected, const std::string& path,
                            const std::vector<Job>& jobs, const std::vector<CaseResult>& results,
@@ -457,7 +474,7 @@ size_t compareWithExpected(const std::set<std::string>& expected, const std::str
     seen.insert(jobs[i].name);
     const bool listed = expected.count(jobs[i].name) > 0;
     const bool passed = results[i].status == Status::kPassed;
-    if (listed && !passed) regressions.push_back(jobs[i].name);
+    if (listed && !passed) regressions.push_back(regressionLine(jobs[i], results[i]));
     if (!listed && passed) newlyPassing.push_back(jobs[i].name);
   }
   size_t unknown = 0;
@@ -474,6 +491,38 @@ size_t compareWithExpected(const std::set<std::string>& expected, const std::str
     fmt::print("{} case(s) listed in {} did not pass\n", regressions.size(), path);
   }
   return regressions.size();
+}
+
+// A listed case that failed runs once more in a fresh worker, alone. One that
+// passes then is reported as flaky with its first failure, so the log keeps
+// the evidence; one that fails again is a regression.
+void rerunRegressions(const std::set<std::string>& expected, const std::vector<Job>& jobs,
+                      const WorkerCallbacks& callbacks, PoolOptions poolOptions, bool noFork,
+                      std::vector<CaseResult>* results) {
+  std::vector<size_t> again;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (expected.count(jobs[i].name) > 0 && (*results)[i].status != Status::kPassed) {
+      again.push_back(i);
+    }
+  }
+  if (again.empty()) return;
+  WorkerCallbacks rerun = callbacks;
+  rerun.runJob = [&](size_t index, std::function<void(bool)> onCompute) {
+    return callbacks.runJob(again[index], std::move(onCompute));
+  };
+  poolOptions.workers = 1;
+  poolOptions.onResult = nullptr;
+  WorkerHello hello;
+  std::vector<CaseResult> second;
+  const bool ran = noFork ? runInProcess(again.size(), rerun, poolOptions, &hello, &second)
+                          : runInWorkers(again.size(), rerun, poolOptions, &hello, &second);
+  if (!ran) return;
+  for (size_t k = 0; k < again.size(); ++k) {
+    if (second[k].status != Status::kPassed) continue;
+    const size_t i = again[k];
+    fmt::print("FLAKY {}; passed when run again\n", regressionLine(jobs[i], (*results)[i]));
+    (*results)[i] = second[k];
+  }
 }
 
 bool writeExpected(const std::string& path, const std::vector<Job>& jobs,
@@ -599,6 +648,9 @@ int run(const Config& config) {
   if (!config.writeExpected.empty() && !writeExpected(config.writeExpected, jobs, results)) {
     fmt::print(stderr, "annrt-cts: cannot write {}\n", config.writeExpected);
     return kExitUsage;
+  }
+  if (expected && config.checkExpected) {
+    rerunRegressions(*expected, jobs, callbacks, poolOptions, config.noFork, &results);
   }
   if (expected) {
     const size_t regressions = compareWithExpected(*expected, config.expectedPass, jobs, results,
