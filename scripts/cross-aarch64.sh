@@ -5,8 +5,10 @@
 # Cross-builds annrt for aarch64 Linux on an x86-64 Debian 12 machine, and
 # prepares running it under qemu-user.
 #
-# usage: scripts/cross-aarch64.sh [BUILD_DIR [TARGET...]]
+# usage: scripts/cross-aarch64.sh [--prepare] [BUILD_DIR [TARGET...]]
 #   BUILD_DIR defaults to build-aarch64; TARGETs default to everything.
+#   --prepare: steps 1-3 only (packages, sysroot, emulator), which are mostly
+#   downloads: run-tests.sh runs them in the background while it builds.
 #
 # 1. Installs the cross compiler and qemu-user with apt-get (when missing).
 # 2. Makes BUILD_DIR/sysroot: the arm64 Debian packages annrt links against,
@@ -24,6 +26,11 @@
 # Exits 77, saying why, when the packages cannot be fetched (no network).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+prepare_only=0
+if [ "${1:-}" = --prepare ]; then
+  prepare_only=1
+  shift
+fi
 build="${1:-$root/build-aarch64}"
 shift || true
 mkdir -p "$build"
@@ -109,6 +116,7 @@ export LD_LIBRARY_PATH="$sysroot/usr/lib/aarch64-linux-gnu\${LD_LIBRARY_PATH:+:\
 exec qemu-aarch64 "\$@"
 WRAPPER
 chmod +x "$emulator"
+[ "$prepare_only" = 0 ] || exit 0
 
 launcher=()
 if command -v ccache >/dev/null; then

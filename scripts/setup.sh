@@ -3,20 +3,33 @@
 # Idempotent and non-interactive; runs apt-get only when something is missing.
 set -euo pipefail
 
-packages=(
+# usage: scripts/setup.sh [build|tests|all]   (default: all)
+#   build: what configuring and building needs; tests: what only some tests
+#   need (PyTorch for tests/pytorch), which run-tests.sh installs in the
+#   background while it builds.
+group="${1:-all}"
+build_packages=(
   build-essential cmake g++ pkg-config git ca-certificates
   libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   python3 python3-numpy
-  python3-torch python3-pytest
   clang-format clang-tidy binutils
 )
+test_packages=(python3-torch python3-pytest)
+case "$group" in
+  build) packages=("${build_packages[@]}") ;;
+  tests) packages=("${test_packages[@]}") ;;
+  all) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "usage: scripts/setup.sh [build|tests|all]" >&2; exit 2 ;;
+esac
 # Node.js and npm (model fetching, the TFLite oracle): Debian's packages only
 # when the machine has none, since Debian's npm conflicts with other nodejs builds.
-if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
-if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
+if [ "$group" != tests ]; then
+  if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
+  if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
+fi
 
 missing=()
 for package in "${packages[@]}"; do
