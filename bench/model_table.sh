@@ -26,6 +26,9 @@
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
 # Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
 # (default 30; 0 skips TFLite WebAssembly), NATIVE=0 skips native TFLite.
+# LOAD=N runs the whole table beside N CPU-bound processes the script starts
+# and stops (LOAD=auto: one per core but one), as users run it beside other
+# programs; docs/threads.md has such tables.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -40,6 +43,17 @@ if [ "${NATIVE:-1}" != "0" ] && [ -x "$native_bench" ]; then
   native_lib="$("$root/scripts/fetch-tflite-native.sh" "$build/tflite-native")" || native_lib=""
 fi
 [ -x "$benchmark" ] || { echo "model_table: $benchmark is not built" >&2; exit 1; }
+
+load="${LOAD:-0}"
+[ "$load" = auto ] && load=$(($(nproc) - 1))
+busy=()
+stop_load() { if [ ${#busy[@]} -gt 0 ]; then kill "${busy[@]}" 2>/dev/null || true; fi; }
+trap stop_load EXIT
+for ((i = 0; i < load; ++i)); do
+  (while :; do :; done) &
+  busy+=($!)
+done
+echo "load: $load CPU-bound processes beside the runs; host ISA: $(grep -o 'avx512[a-z]*\|avx2\|fma\|asimd' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 
 # timings: benchmark_model's output -> "avg_ms init_ms first_ms overall_mb peak_mb"
 timings() {

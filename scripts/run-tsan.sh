@@ -2,7 +2,8 @@
 # Builds the tests labelled `threads` (executions, events, bursts, annrt-cpu
 # and its thread pool, the conformance suite on annrt-cpu) with
 # ThreadSanitizer and runs them. ANNRT_CPU_HANDOFF_US=0 puts every annrt-cpu
-# operation on the pool, so every kernel runs on two threads.
+# operation on the pool, so every kernel runs on two threads, and
+# ANNRT_CPU_ADAPTIVE_THREADS=0 keeps it there when the machine is busy.
 # Usage: scripts/run-tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,5 +13,5 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DANNRT_SANITIZE=
 cmake --build "$build" -j"$jobs" --target annrt_thread_tests
 cd "$build"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp" \
-  ANNRT_NUM_THREADS=2 ANNRT_CPU_HANDOFF_US=0 \
+  ANNRT_NUM_THREADS=2 ANNRT_CPU_HANDOFF_US=0 ANNRT_CPU_ADAPTIVE_THREADS=0 \
   ctest --output-on-failure -j"$(nproc)" -L threads

@@ -111,7 +111,7 @@ size_t count(const std::vector<uint32_t>& dims) {
 std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
                             size_t outputCount) {
   std::vector<float> output(outputCount);
-  const Result<void> ran = stage.run({input.data()}, {output.data()});
+  const Result<void> ran = stage.run({input.data()}, {output.data()}, true);
   EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
   return output;
 }
@@ -525,7 +525,7 @@ TEST(NativeStageTest, ProfilesAFoldedPadWithTheAddReadingIt) {
   const std::vector<float> in = test::seededValues(size_t{2} * 9 * 11 * 24, 11);
   std::vector<float> out(size_t{2} * 9 * 11 * 28);
   std::vector<uint64_t> operationNs;
-  ASSERT_TRUE((*profiler)->run({in.data()}, {out.data()}, operationNs).ok());
+  ASSERT_TRUE((*profiler)->run({in.data()}, {out.data()}, true, operationNs).ok());
   ASSERT_EQ(operationNs.size(), 4u);
   EXPECT_GT(operationNs[0], 0u) << "the 1x1 convolution";
   EXPECT_EQ(operationNs[1], 0u) << "the PAD, folded";
@@ -730,7 +730,9 @@ TEST(NativeKernelTableTest, NamesEveryIsaAndFormAndRunsTheBaseline) {
   }
   EXPECT_FALSE(parseNativeIsa("sse4").has_value());
   EXPECT_TRUE(nativeIsaRuns(hostNativeIsa()));
-  if (std::getenv("ANNRT_CPU_ISA") == nullptr) EXPECT_EQ(nativeCodeIsa(), hostNativeIsa());
+  if (std::getenv("ANNRT_CPU_ISA") == nullptr) {
+    EXPECT_EQ(nativeCodeIsa(), hostNativeIsa());
+  }
 }
 
 }  // namespace

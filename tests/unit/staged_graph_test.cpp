@@ -19,9 +19,10 @@ struct Outputs {
   std::vector<float> tanh = std::vector<float>(test::kTailElements);
 };
 
-Outputs run(StagedGraph& graph, const std::vector<float>& input) {
+Outputs run(StagedGraph& graph, const std::vector<float>& input, bool threaded = true) {
   Outputs outputs;
-  const Result<void> ran = graph.run({input.data()}, {outputs.conv.data(), outputs.tanh.data()});
+  const Result<void> ran =
+      graph.run({input.data()}, {outputs.conv.data(), outputs.tanh.data()}, threaded);
   EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
   return outputs;
 }
@@ -31,6 +32,44 @@ std::unique_ptr<StagedGraph> compile(std::vector<PlannedStage> plan) {
       StagedGraph::compile(test::headAndTailModel(), std::move(plan), sharedThreadPool(2));
   EXPECT_TRUE(graph.ok()) << (graph.ok() ? "" : graph.error().message);
   return graph.ok() ? std::move(*graph) : nullptr;
+}
+
+// Under load a run leaves the pool (cpu_load.h): the XNNPACK stages switch to
+// a second runtime without it, the native ones run inline; same results, and
+// runs may go back and forth.
+TEST(StagedGraphTest, RunsOnTheCallingThreadAloneComputeTheSame) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::vector<float> input = test::seededValues(test::kHeadElements, 5);
+  auto staged = compile({{{0}, true}, {{1, 2, 3}, false}, {{4, 5}, true}});
+  ASSERT_NE(staged, nullptr);
+  const Outputs pooled = run(*staged, input, true);
+  for (bool threaded : {false, true, false}) {
+    const Outputs outputs = run(*staged, input, threaded);
+    EXPECT_EQ(outputs.conv, pooled.conv) << "threaded " << threaded;
+    EXPECT_EQ(outputs.tanh, pooled.tanh) << "threaded " << threaded;
+  }
+  // Other buffers: the second runtime is set up for them too.
+  const std::vector<float> other = test::seededValues(test::kHeadElements, 6);
+  const Outputs otherPooled = run(*staged, other, true);
+  const Outputs otherInline = run(*staged, other, false);
+  EXPECT_EQ(otherInline.conv, otherPooled.conv);
+  EXPECT_EQ(otherInline.tanh, otherPooled.tanh);
+  EXPECT_NE(otherInline.tanh, pooled.tanh);
+}
+
+TEST(StagedGraphTest, OnlyARunWithoutThePoolCreatesTheSecondRuntime) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  Result<std::unique_ptr<CompiledGraph>> graph =
+      CompiledGraph::compile(test::headAndTailModel(), sharedThreadPool(2));
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  const std::vector<float> input = test::seededValues(test::kHeadElements, 8);
+  Outputs first, second;
+  ASSERT_TRUE((*graph)->run({input.data()}, {first.conv.data(), first.tanh.data()}, true).ok());
+  EXPECT_FALSE((*graph)->hasInlineRuntime());
+  ASSERT_TRUE((*graph)->run({input.data()}, {second.conv.data(), second.tanh.data()}, false).ok());
+  EXPECT_TRUE((*graph)->hasInlineRuntime());
+  EXPECT_EQ(second.conv, first.conv);
+  EXPECT_EQ(second.tanh, first.tanh);
 }
 
 TEST(StagedGraphTest, StagesComputeWhatTheWholePartitionComputes) {
@@ -70,9 +109,10 @@ TEST(StagedGraphTest, ProfilerTimesEveryOperationOfEveryStage) {
   const std::vector<float> input = test::seededValues(test::kHeadElements, 7);
   Outputs profiled;
   std::vector<uint64_t> operationNs;
-  ASSERT_TRUE((*profiler)
-                  ->run({input.data()}, {profiled.conv.data(), profiled.tanh.data()}, operationNs)
-                  .ok());
+  ASSERT_TRUE(
+      (*profiler)
+          ->run({input.data()}, {profiled.conv.data(), profiled.tanh.data()}, true, operationNs)
+          .ok());
   ASSERT_EQ(operationNs.size(), 6u);
   for (uint64_t ns : operationNs) EXPECT_GT(ns, 0u);
   const Outputs expected = run(*staged, input);
@@ -92,7 +132,7 @@ TEST(StagedGraphTest, ProfilerGivesFusedOperationsTimeToTheirNode) {
   const std::vector<float> input = test::seededValues(size_t{62} * 62 * 16, 3);
   std::vector<float> output(16), profiled(16);
   std::vector<uint64_t> operationNs;
-  ASSERT_TRUE((*profiler)->run({input.data()}, {profiled.data()}, operationNs).ok());
+  ASSERT_TRUE((*profiler)->run({input.data()}, {profiled.data()}, true, operationNs).ok());
   ASSERT_EQ(operationNs.size(), 9u);
   EXPECT_EQ(operationNs[0], 0u);  // PAD
   EXPECT_EQ(operationNs[1], 0u);  // folded CAST

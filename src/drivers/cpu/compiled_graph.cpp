@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "common/log.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -56,15 +57,14 @@ Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(std::shared_ptr<co
 }
 
 CompiledGraph::~CompiledGraph() {
-  if (runtime_ != nullptr) xnn_delete_runtime(runtime_);
+  for (Runtime* r : {&pooled_, &inline_}) {
+    if (r->runtime != nullptr) xnn_delete_runtime(r->runtime);
+  }
 }
 
-Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool pool,
-                                  const std::vector<bool>& paddedInputs) {
-  model_ = std::move(model);
-  pool_ = std::move(pool);
+Result<xnn_runtime_t> CompiledGraph::createRuntime(pthreadpool_t pool,
+                                                   std::vector<bool>* inputsRead) {
   const Subgraph& main = model_->main;
-  ANNRT_CPU_REQUIRE(!main.operations.empty(), "empty model");
   xnn_subgraph_t raw = nullptr;
   LoweringContext probe(*model_, nullptr);
   ANNRT_RETURN_IF_ERROR(
@@ -78,17 +78,32 @@ Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool
                        operationTypeName(main.operations[i].type), lowered.error().message);
     }
   }
-  ANNRT_RETURN_IF_ERROR(
-      checkXnn(xnn_create_runtime_v2(subgraph.get(), pool_.get(), runtimeFlags(*model_), &runtime_),
-               "xnn_create_runtime_v2"));
-  constants_ = context.takeConstants();
   for (uint32_t index : main.outputIndexes) {
     ANNRT_CPU_REQUIRE(context.hasValue(index), "model output {} is not computed", index);
   }
+  if (inputsRead != nullptr) {
+    for (uint32_t index : main.inputIndexes) inputsRead->push_back(context.hasValue(index));
+  }
+  xnn_runtime_t runtime = nullptr;
+  ANNRT_RETURN_IF_ERROR(
+      checkXnn(xnn_create_runtime_v2(subgraph.get(), pool, runtimeFlags(*model_), &runtime),
+               "xnn_create_runtime_v2"));
+  constants_.push_back(context.takeConstants());
+  return runtime;
+}
+
+Result<void> CompiledGraph::build(std::shared_ptr<const Model> model, ThreadPool pool,
+                                  const std::vector<bool>& paddedInputs) {
+  model_ = std::move(model);
+  pool_ = std::move(pool);
+  const Subgraph& main = model_->main;
+  ANNRT_CPU_REQUIRE(!main.operations.empty(), "empty model");
   // Inputs no node reads (parameters the lowerings resolved otherwise) are
   // not handed to XNNPACK.
+  std::vector<bool> inputsRead;
+  ANNRT_ASSIGN_OR_RETURN(pooled_.runtime, createRuntime(pool_.get(), &inputsRead));
   for (uint32_t i = 0; i < main.inputIndexes.size(); ++i) {
-    if (!context.hasValue(main.inputIndexes[i])) continue;
+    if (!inputsRead[i]) continue;
     const bool padded = i < paddedInputs.size() && paddedInputs[i];
     inputs_.push_back({i, byteSize(main.operands[main.inputIndexes[i]].shape), nullptr, padded});
     externals_.push_back({i, nullptr});
@@ -121,26 +136,41 @@ Result<void*> CompiledGraph::readableInput(size_t slot, const void* data) {
   return input.staging.get();
 }
 
+Result<void> CompiledGraph::invoke(Runtime& r) {
+  bool moved = r.setUpFor.size() != externals_.size();
+  for (size_t i = 0; !moved && i < externals_.size(); ++i) {
+    moved = r.setUpFor[i] != externals_[i].data;
+  }
+  if (moved) {
+    r.setUpFor.clear();
+    ANNRT_RETURN_IF_ERROR(checkXnn(
+        xnn_setup_runtime(r.runtime, externals_.size(), externals_.data()), "xnn_setup_runtime"));
+    for (const xnn_external_value& external : externals_) r.setUpFor.push_back(external.data);
+  }
+  return checkXnn(xnn_invoke_runtime(r.runtime), "xnn_invoke_runtime");
+}
+
 Result<void> CompiledGraph::run(const std::vector<const void*>& inputs,
-                                const std::vector<void*>& outputs) {
-  bool moved = !setUp_;
-  auto point = [&moved](xnn_external_value& external, void* data) {
-    moved = moved || external.data != data;
-    external.data = data;
-  };
+                                const std::vector<void*>& outputs, bool threaded) {
   for (size_t slot = 0; slot < inputs_.size(); ++slot) {
     ANNRT_ASSIGN_OR_RETURN(void* data, readableInput(slot, inputs[inputs_[slot].index]));
-    point(externals_[slot], data);
+    externals_[slot].data = data;
   }
   const size_t first = externals_.size() - outputs.size();
-  for (size_t i = 0; i < outputs.size(); ++i) point(externals_[first + i], outputs[i]);
-  if (moved) {
-    setUp_ = false;
-    ANNRT_RETURN_IF_ERROR(checkXnn(
-        xnn_setup_runtime(runtime_, externals_.size(), externals_.data()), "xnn_setup_runtime"));
-    setUp_ = true;
+  for (size_t i = 0; i < outputs.size(); ++i) externals_[first + i].data = outputs[i];
+  if (threaded || pool_ == nullptr || inlineUnavailable_) return invoke(pooled_);
+  if (inline_.runtime == nullptr) {
+    Result<xnn_runtime_t> created = createRuntime(nullptr, nullptr);
+    if (!created.ok()) {
+      // Running on the pool is slower under load, not wrong.
+      logWarning("annrt-cpu: no single-thread runtime ({}); staying on the thread pool",
+                 created.error().message);
+      inlineUnavailable_ = true;
+      return invoke(pooled_);
+    }
+    inline_.runtime = *created;
   }
-  return checkXnn(xnn_invoke_runtime(runtime_), "xnn_invoke_runtime");
+  return invoke(inline_);
 }
 
 }  // namespace annrt::cpu

@@ -7,10 +7,17 @@
 // buffers (setting the runtime up again only when they moved, as
 // xnn_setup_runtime redoes every operator's setup). Shapes are static:
 // annrt-cpu claims only fully known shapes.
+//
+// An XNNPACK runtime keeps the thread pool it was created with, so a run on
+// the calling thread alone (StageExecutable::run's `threaded` false, when
+// other processes keep the cores busy) uses a second runtime without the
+// pool, created at the first such run: it packs the weights again, which
+// costs a compilation's time once and that memory from then on.
 #pragma once
 
 #include <xnnpack.h>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -39,18 +46,33 @@ class CompiledGraph final : public StageExecutable {
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
   const ThreadPool& pool() const { return pool_; }
-  Result<void> run(const std::vector<const void*>& inputs,
-                   const std::vector<void*>& outputs) override;
+  Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
+                   bool threaded) override;
+  // Whether the runtime without the pool has been created (for tests).
+  bool hasInlineRuntime() const { return inline_.runtime != nullptr; }
 
  private:
+  struct Runtime {
+    xnn_runtime_t runtime = nullptr;
+    // The external values' pointers it was last set up for: setting it up
+    // again for the same buffers would redo every operator's setup.
+    std::vector<void*> setUpFor;
+  };
+
   CompiledGraph() = default;
   Result<void> build(std::shared_ptr<const Model> model, ThreadPool pool,
                      const std::vector<bool>& paddedInputs);
+  // Lowers the model into a subgraph and creates a runtime on `pool`;
+  // inputsRead, if given, gets whether some node reads each model input.
+  Result<xnn_runtime_t> createRuntime(pthreadpool_t pool, std::vector<bool>* inputsRead);
+  Result<void> invoke(Runtime& runtime);
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
-  xnn_runtime_t runtime_ = nullptr;
-  LoweredConstants constants_;
+  Runtime pooled_;                          // on pool_ (or inline when there is none)
+  Runtime inline_;                          // without the pool, created on first need
+  bool inlineUnavailable_ = false;          // its creation failed: runs stay on the pool
+  std::deque<LoweredConstants> constants_;  // per runtime
   // Where XNNPACK reads input i: the caller's buffer when reading
   // XNN_EXTRA_BYTES past its end is safe, else a padded copy.
   Result<void*> readableInput(size_t i, const void* data);
@@ -63,9 +85,6 @@ class CompiledGraph final : public StageExecutable {
   };
   std::vector<InputSlot> inputs_;  // the model inputs some node reads
   std::vector<xnn_external_value> externals_;
-  // Whether the runtime is set up for the pointers now in externals_: setting
-  // it up again for the same buffers would redo every operator's setup.
-  bool setUp_ = false;
 };
 
 }  // namespace annrt::cpu

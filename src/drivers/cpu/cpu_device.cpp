@@ -6,6 +6,9 @@
 #include <malloc.h>
 #endif
 
+#include <cstdlib>
+#include <string_view>
+
 #include "common/log.h"
 #include "drivers/cpu/cpu_prepared_model.h"
 #include "drivers/cpu/native_kernel.h"
@@ -42,6 +45,13 @@ Capabilities cpuCapabilities() {
     caps.operandPerformance[type] = kFast;
   }
   return caps;
+}
+
+// ANNRT_CPU_ADAPTIVE_THREADS=0 keeps every run on the pool, whatever the load
+// (for measuring what threads are worth under load).
+bool adaptiveThreads() {
+  const char* value = std::getenv("ANNRT_CPU_ADAPTIVE_THREADS");
+  return value == nullptr || std::string_view(value) != "0";
 }
 
 void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t threads,
@@ -118,13 +128,15 @@ class CpuDevice final : public Device {
     releaseFreedHeap();
     if (!graph.ok()) return graph.error();
     return std::shared_ptr<PreparedModel>(
-        std::make_shared<CpuPreparedModel>(std::move(graph).value()));
+        std::make_shared<CpuPreparedModel>(std::move(graph).value(), load_));
   }
 
  private:
   std::string name_ = kCpuDeviceName;
   std::string version_ = "annrt-0.1-xnnpack";
   Capabilities capabilities_ = cpuCapabilities();
+  // Shared by the prepared models: one reading of /proc/stat per window.
+  std::shared_ptr<CpuLoad> load_ = adaptiveThreads() ? std::make_shared<CpuLoad>() : nullptr;
 };
 
 }  // namespace

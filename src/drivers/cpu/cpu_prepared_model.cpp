@@ -2,7 +2,30 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/cpu_prepared_model.h"
 
+#include "common/log.h"
+
 namespace annrt::cpu {
+
+CpuPreparedModel::CpuPreparedModel(std::unique_ptr<StagedGraph> graph,
+                                   std::shared_ptr<CpuLoad> load)
+    : graph_(std::move(graph)), load_(std::move(load)) {
+  if (graph_->pool() != nullptr) {
+    poolThreads_ = static_cast<uint32_t>(pthreadpool_get_threads_count(graph_->pool().get()));
+  }
+}
+
+bool CpuPreparedModel::runThreaded() {
+  if (poolThreads_ <= 1 || load_ == nullptr) return true;
+  const bool threaded = load_->poolWorthUsing(poolThreads_);
+  if (threaded != threaded_) {
+    ANNRT_VLOG(DRIVER, "annrt-cpu: other processes keep {:.1f} cores busy: running on {}",
+               load_->othersBusy(),
+               threaded ? fmt::format("{} threads", poolThreads_)
+                        : std::string("the calling thread alone"));
+    threaded_ = threaded;
+  }
+  return threaded;
+}
 
 Result<std::vector<const void*>> CpuPreparedModel::inputBuffers(const Request& request) {
   const Subgraph& main = graph_->model().main;
@@ -45,12 +68,12 @@ Result<std::vector<void*>> CpuPreparedModel::outputBuffers(const Request& reques
 }
 
 Result<void> CpuPreparedModel::runProfiled(const std::vector<const void*>& inputs,
-                                           const std::vector<void*>& outputs,
+                                           const std::vector<void*>& outputs, bool threaded,
                                            std::vector<uint64_t>& operationNs) {
   if (profiler_ == nullptr) {
     ANNRT_ASSIGN_OR_RETURN(profiler_, OperationProfiler::create(*graph_));
   }
-  return profiler_->run(inputs, outputs, operationNs);
+  return profiler_->run(inputs, outputs, threaded, operationNs);
 }
 
 ExecutionOutcome CpuPreparedModel::execute(const Request& request,
@@ -67,8 +90,10 @@ ExecutionOutcome CpuPreparedModel::execute(const Request& request,
   if (!outputs.ok()) return fail(outputs.error());
   Result<std::vector<const void*>> inputs = inputBuffers(request);
   if (!inputs.ok()) return fail(inputs.error());
-  Result<void> ran = options.profileOperations ? runProfiled(*inputs, *outputs, outcome.operationNs)
-                                               : graph_->run(*inputs, *outputs);
+  const bool threaded = runThreaded();
+  Result<void> ran = options.profileOperations
+                         ? runProfiled(*inputs, *outputs, threaded, outcome.operationNs)
+                         : graph_->run(*inputs, *outputs, threaded);
   if (!ran.ok()) return fail(ran.error());
   if (options.measureTiming) {
     const uint64_t ns =

@@ -2,13 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // annrt-cpu's PreparedModel: checks a request against the compiled graph's
-// static shapes and runs its XNNPACK runtimes.
+// static shapes and runs its XNNPACK runtimes, on the thread pool when each
+// pool thread would find a core (`load`, if given; else always).
 #pragma once
 
 #include <memory>
 #include <mutex>
 
 #include "common/device.h"
+#include "drivers/cpu/cpu_load.h"
 #include "drivers/cpu/operation_profiler.h"
 #include "drivers/cpu/staged_graph.h"
 
@@ -16,17 +18,23 @@ namespace annrt::cpu {
 
 class CpuPreparedModel final : public PreparedModel {
  public:
-  explicit CpuPreparedModel(std::unique_ptr<StagedGraph> graph) : graph_(std::move(graph)) {}
+  explicit CpuPreparedModel(std::unique_ptr<StagedGraph> graph,
+                            std::shared_ptr<CpuLoad> load = nullptr);
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
 
  private:
   Result<std::vector<const void*>> inputBuffers(const Request& request);
   Result<std::vector<void*>> outputBuffers(const Request& request, ExecutionOutcome& outcome);
   Result<void> runProfiled(const std::vector<const void*>& inputs,
-                           const std::vector<void*>& outputs, std::vector<uint64_t>& operationNs);
+                           const std::vector<void*>& outputs, bool threaded,
+                           std::vector<uint64_t>& operationNs);
+  bool runThreaded();
 
   std::mutex mutex_;  // one XNNPACK runtime per stage: executions take turns
   std::unique_ptr<StagedGraph> graph_;
+  std::shared_ptr<CpuLoad> load_;
+  uint32_t poolThreads_ = 1;
+  bool threaded_ = true;                         // the latest run's choice, to log changes
   std::unique_ptr<OperationProfiler> profiler_;  // built by the first profiled execution
 };
 

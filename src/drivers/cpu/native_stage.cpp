@@ -113,7 +113,7 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
 }
 
 Result<void> NativeStage::run(const std::vector<const void*>& inputs,
-                              const std::vector<void*>& outputs) {
+                              const std::vector<void*>& outputs, bool threaded) {
   ANNRT_CHECK(inputs.size() == model_->main.inputIndexes.size() &&
                   outputs.size() == model_->main.outputIndexes.size(),
               "annrt-cpu: a native stage got {} inputs and {} outputs", inputs.size(),
@@ -127,9 +127,10 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     }
     return nullptr;
   };
+  pthreadpool_t pool = threaded ? pool_.get() : nullptr;
   for (Step& step : steps_) {
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
-    step.kernel->run(step.inputs, address(step.write), pool_.get());
+    step.kernel->run(step.inputs, address(step.write), pool);
   }
   return {};
 }

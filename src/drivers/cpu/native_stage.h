@@ -27,8 +27,8 @@ class NativeStage final : public StageExecutable {
   static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
                                                       ThreadPool pool);
 
-  Result<void> run(const std::vector<const void*>& inputs,
-                   const std::vector<void*>& outputs) override;
+  Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
+                   bool threaded) override;
 
   // Floats in the arena (for tests of the planning).
   size_t arenaFloats() const { return arenaFloats_; }

@@ -38,9 +38,9 @@ Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(const Stage
 }
 
 Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
-                                    const std::vector<void*>& outputs,
+                                    const std::vector<void*>& outputs, bool threaded,
                                     std::vector<uint64_t>& operationNs) {
-  ANNRT_RETURN_IF_ERROR(graph_->run(inputs, outputs, &stageNs_));
+  ANNRT_RETURN_IF_ERROR(graph_->run(inputs, outputs, threaded, &stageNs_));
   operationNs.assign(graph_->model().main.operations.size(), 0);
   for (size_t s = 0; s < graph_->stageCount(); ++s) {
     operationNs[timedOperation_[s]] = stageNs_[s];

@@ -28,9 +28,9 @@ class OperationProfiler {
 
   // Runs the model operation by operation: `inputs` are the model's inputs,
   // `outputs` its outputs (each large enough); operationNs[i] gets the time of
-  // operation i.
+  // operation i. `threaded` as for StagedGraph::run.
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
-                   std::vector<uint64_t>& operationNs);
+                   bool threaded, std::vector<uint64_t>& operationNs);
 
  private:
   OperationProfiler(std::unique_ptr<StagedGraph> graph, std::vector<uint32_t> timedOperation)

@@ -15,9 +15,11 @@ class StageExecutable {
  public:
   virtual ~StageExecutable() = default;
   // Runs on inputs[i] (each of the model input's byte size), writing
-  // outputs[i] (each large enough). Not reentrant: callers serialize runs.
+  // outputs[i] (each large enough), on the stage's thread pool if it has one
+  // and `threaded`, else on the calling thread alone (when other processes
+  // keep the cores busy: cpu_load.h). Not reentrant: callers serialize runs.
   virtual Result<void> run(const std::vector<const void*>& inputs,
-                           const std::vector<void*>& outputs) = 0;
+                           const std::vector<void*>& outputs, bool threaded) = 0;
 };
 
 }  // namespace annrt::cpu

@@ -145,7 +145,8 @@ StagedGraph::Slot StagedGraph::slotOf(uint32_t operand) {
 }
 
 Result<void> StagedGraph::run(const std::vector<const void*>& inputs,
-                              const std::vector<void*>& outputs, std::vector<uint64_t>* stageNs) {
+                              const std::vector<void*>& outputs, bool threaded,
+                              std::vector<uint64_t>* stageNs) {
   auto address = [&](const Slot& slot) -> void* {
     switch (slot.kind) {
       case Slot::Kind::MODEL_INPUT: return const_cast<void*>(inputs[slot.index]);
@@ -160,7 +161,7 @@ Result<void> StagedGraph::run(const std::vector<const void*>& inputs,
     for (size_t i = 0; i < stage.reads.size(); ++i) stage.inputs[i] = address(stage.reads[i]);
     for (size_t i = 0; i < stage.writes.size(); ++i) stage.outputs[i] = address(stage.writes[i]);
     const auto start = Clock::now();
-    ANNRT_RETURN_IF_ERROR(stage.graph->run(stage.inputs, stage.outputs));
+    ANNRT_RETURN_IF_ERROR(stage.graph->run(stage.inputs, stage.outputs, threaded));
     if (stageNs != nullptr) {
       (*stageNs)[s] = static_cast<uint64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());

@@ -35,10 +35,11 @@ class StagedGraph {
   size_t stageCount() const { return stages_.size(); }
   const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
 
-  // Runs on the model's inputs, writing its outputs (each large enough);
-  // stageNs, if given, gets each stage's time. Not reentrant.
+  // Runs on the model's inputs, writing its outputs (each large enough), the
+  // threaded stages on the pool unless `threaded` is false; stageNs, if
+  // given, gets each stage's time. Not reentrant.
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
-                   std::vector<uint64_t>* stageNs = nullptr);
+                   bool threaded = true, std::vector<uint64_t>* stageNs = nullptr);
 
  private:
   // Where a stage reads or writes an operand.

@@ -1,0 +1,98 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "drivers/cpu/cpu_load.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+
+namespace annrt::cpu {
+namespace {
+
+constexpr auto kWindow = std::chrono::milliseconds(100);
+
+uint64_t busyTicks(const CpuTicks& t, bool withNice) {
+  return t.user + t.system + t.irq + t.softirq + t.steal + (withNice ? t.nice : 0);
+}
+
+double processCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+bool ownTimeIsNiced() {
+  return getpriority(PRIO_PROCESS, 0) > 0;
+}
+
+}  // namespace
+
+std::optional<CpuTicks> parseProcStat(std::string_view text) {
+  if (text.substr(0, 4) != "cpu ") return std::nullopt;
+  std::array<uint64_t, 8> fields{};
+  const char* p = text.data() + 4;
+  const char* end = text.data() + std::min(text.size(), text.find('\n'));
+  for (uint64_t& field : fields) {
+    while (p < end && *p == ' ') ++p;
+    const auto [next, error] = std::from_chars(p, end, field);
+    if (error != std::errc()) return std::nullopt;
+    p = next;
+  }
+  return CpuTicks{fields[0], fields[1], fields[2], fields[3],
+                  fields[4], fields[5], fields[6], fields[7]};
+}
+
+double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double ticksPerSecond,
+                       double ownCpuSeconds, double wallSeconds, bool ownTimeIsNiced) {
+  if (wallSeconds <= 0 || ticksPerSecond <= 0) return 0;
+  const uint64_t was = busyTicks(before, ownTimeIsNiced);
+  const uint64_t is = busyTicks(after, ownTimeIsNiced);
+  const double busySeconds = is >= was ? static_cast<double>(is - was) / ticksPerSecond : 0;
+  return std::max(0.0, busySeconds - ownCpuSeconds) / wallSeconds;
+}
+
+std::optional<CpuLoad::Sample> CpuLoad::sample() {
+  std::FILE* file = std::fopen("/proc/stat", "re");
+  if (file == nullptr) return std::nullopt;
+  std::array<char, 256> line{};
+  const bool read = std::fgets(line.data(), line.size(), file) != nullptr;
+  std::fclose(file);
+  if (!read) return std::nullopt;
+  const std::optional<CpuTicks> ticks = parseProcStat(line.data());
+  if (!ticks) return std::nullopt;
+  return Sample{std::chrono::steady_clock::now(), *ticks, processCpuSeconds()};
+}
+
+void CpuLoad::refresh() {
+  if (cores_ == 0) cores_ = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  const auto now = std::chrono::steady_clock::now();
+  if (last_ && now - last_->wall < kWindow) return;
+  const std::optional<Sample> next = sample();
+  if (!next) return;
+  if (last_) {
+    const double wall = std::chrono::duration<double>(next->wall - last_->wall).count();
+    othersBusy_ =
+        othersBusyCores(last_->ticks, next->ticks, static_cast<double>(sysconf(_SC_CLK_TCK)),
+                        next->ownCpuSeconds - last_->ownCpuSeconds, wall, ownTimeIsNiced());
+  }
+  last_ = next;
+}
+
+bool CpuLoad::poolWorthUsing(uint32_t threads) {
+  std::lock_guard lock(mutex_);
+  refresh();
+  return static_cast<double>(cores_) - othersBusy_ >= static_cast<double>(threads) - 0.5;
+}
+
+double CpuLoad::othersBusy() {
+  std::lock_guard lock(mutex_);
+  refresh();
+  return othersBusy_;
+}
+
+}  // namespace annrt::cpu

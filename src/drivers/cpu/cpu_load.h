@@ -1,0 +1,60 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// How many cores other processes keep busy, from /proc/stat and this
+// process's CPU time, so that annrt-cpu runs on its thread pool only when the
+// pool's threads would each find a core. A pool thread that waits for a core
+// holds up every parallel region: on 2 cores beside one busy process, 2
+// threads ran face_detection_short_range at 5.9 ms and hand_landmark_full at
+// 377 ms, where 1 thread takes 2.4 and 21 (docs/threads.md).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+namespace annrt::cpu {
+
+// The first line of /proc/stat, in clock ticks.
+struct CpuTicks {
+  uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+};
+
+// Parses /proc/stat's aggregate "cpu" line; nullopt if there is none.
+std::optional<CpuTicks> parseProcStat(std::string_view text);
+
+// Cores kept busy by other processes between two samples: the system's busy
+// time less this process's CPU time, over the wall time. Niced time counts as
+// idle (a niced process gives way), unless this process is niced itself (its
+// own time is then in that column).
+double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double ticksPerSecond,
+                       double ownCpuSeconds, double wallSeconds, bool ownTimeIsNiced);
+
+class CpuLoad {
+ public:
+  // Whether `threads` threads (the caller's included) each find a core: at
+  // most half a core short, over the latest window of at least 100 ms. True
+  // until a window has been measured, and always where /proc/stat is missing.
+  bool poolWorthUsing(uint32_t threads);
+
+  // Cores busy with other processes over the latest window (0 until one).
+  double othersBusy();
+
+ private:
+  struct Sample {
+    std::chrono::steady_clock::time_point wall;
+    CpuTicks ticks;
+    double ownCpuSeconds = 0;
+  };
+  static std::optional<Sample> sample();
+  void refresh();
+
+  std::mutex mutex_;
+  std::optional<Sample> last_;
+  double othersBusy_ = 0;
+  uint32_t cores_ = 0;
+};
+
+}  // namespace annrt::cpu
