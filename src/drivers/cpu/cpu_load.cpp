@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdio>
 #include <ctime>
+#include <string>
 
 namespace annrt::cpu {
 namespace {
@@ -30,7 +31,33 @@ bool ownTimeIsNiced() {
   return getpriority(PRIO_PROCESS, 0) > 0;
 }
 
+// The first line of a /proc file (both read here have short ones).
+std::optional<std::string> firstLine(const char* path) {
+  std::FILE* file = std::fopen(path, "re");
+  if (file == nullptr) return std::nullopt;
+  std::array<char, 256> line{};
+  const bool read = std::fgets(line.data(), line.size(), file) != nullptr;
+  std::fclose(file);
+  if (!read) return std::nullopt;
+  return std::string(line.data());
+}
+
 }  // namespace
+
+std::optional<uint32_t> parseRunnableTasks(std::string_view loadavg) {
+  // "0.52 0.58 0.59 3/421 12345": the fourth field's numerator.
+  size_t field = 0;
+  for (int skip = 0; skip < 3; ++skip) {
+    field = loadavg.find(' ', field);
+    if (field == std::string_view::npos) return std::nullopt;
+    ++field;
+  }
+  uint32_t runnable = 0;
+  const char* end = loadavg.data() + loadavg.size();
+  const auto [next, error] = std::from_chars(loadavg.data() + field, end, runnable);
+  if (error != std::errc() || next == end || *next != '/') return std::nullopt;
+  return runnable;
+}
 
 std::optional<CpuTicks> parseProcStat(std::string_view text) {
   if (text.substr(0, 4) != "cpu ") return std::nullopt;
@@ -57,13 +84,9 @@ double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double tic
 }
 
 std::optional<CpuLoad::Sample> CpuLoad::sample() {
-  std::FILE* file = std::fopen("/proc/stat", "re");
-  if (file == nullptr) return std::nullopt;
-  std::array<char, 256> line{};
-  const bool read = std::fgets(line.data(), line.size(), file) != nullptr;
-  std::fclose(file);
-  if (!read) return std::nullopt;
-  const std::optional<CpuTicks> ticks = parseProcStat(line.data());
+  const std::optional<std::string> line = firstLine("/proc/stat");
+  if (!line) return std::nullopt;
+  const std::optional<CpuTicks> ticks = parseProcStat(*line);
   if (!ticks) return std::nullopt;
   return Sample{std::chrono::steady_clock::now(), *ticks, processCpuSeconds()};
 }
@@ -79,14 +102,27 @@ void CpuLoad::refresh() {
     othersBusy_ =
         othersBusyCores(last_->ticks, next->ticks, static_cast<double>(sysconf(_SC_CLK_TCK)),
                         next->ownCpuSeconds - last_->ownCpuSeconds, wall, ownTimeIsNiced());
+    measured_ = true;
   }
   last_ = next;
 }
 
 bool CpuLoad::poolWorthUsing(uint32_t threads) {
+  if (threads <= 1) return true;
   std::lock_guard lock(mutex_);
   refresh();
-  return static_cast<double>(cores_) - othersBusy_ >= static_cast<double>(threads) - 0.5;
+  double others = othersBusy_;
+  if (!measured_) {
+    // Else the first runs would all go to the pool, which under load costs
+    // them several times their time. The runnable count is noisier: this
+    // process's pool threads may be among the tasks, spinning, and niced
+    // tasks count as much as others.
+    const std::optional<std::string> line = firstLine("/proc/loadavg");
+    const std::optional<uint32_t> runnable = line ? parseRunnableTasks(*line) : std::nullopt;
+    if (!runnable) return true;
+    others = *runnable > threads ? static_cast<double>(*runnable - threads) : 0.0;
+  }
+  return static_cast<double>(cores_) - others >= static_cast<double>(threads) - 0.5;
 }
 
 double CpuLoad::othersBusy() {

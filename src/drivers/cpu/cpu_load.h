@@ -32,11 +32,15 @@ std::optional<CpuTicks> parseProcStat(std::string_view text);
 double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double ticksPerSecond,
                        double ownCpuSeconds, double wallSeconds, bool ownTimeIsNiced);
 
+// The runnable tasks /proc/loadavg counts now (its fourth field, "R/T").
+std::optional<uint32_t> parseRunnableTasks(std::string_view loadavg);
+
 class CpuLoad {
  public:
   // Whether `threads` threads (the caller's included) each find a core: at
-  // most half a core short, over the latest window of at least 100 ms. True
-  // until a window has been measured, and always where /proc/stat is missing.
+  // most half a core short, over the latest window of at least 100 ms. Until
+  // the first window closes, the tasks runnable now beyond `threads` are the
+  // others' load. True where /proc gives neither.
   bool poolWorthUsing(uint32_t threads);
 
   // Cores busy with other processes over the latest window (0 until one).
@@ -53,6 +57,7 @@ class CpuLoad {
 
   std::mutex mutex_;
   std::optional<Sample> last_;
+  bool measured_ = false;  // a window has closed
   double othersBusy_ = 0;
   uint32_t cores_ = 0;
 };
