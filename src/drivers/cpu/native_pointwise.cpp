@@ -3,7 +3,7 @@
 //
 // CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
 // product of the image's pixels (rows of inChannels floats) by the filter,
-// measured faster on AVX-512 only (native_kernel_table.h). The filter is
+// measured faster on AVX-512 and AVX2 (native_kernel_table.h). The filter is
 // packed once into panels of 32, 24, 16 or 8 output channels (the bias,
 // then inChannels rows of the panel's weights); a tile of 12 pixels by one
 // panel keeps its sums in up to 24 registers, each input float broadcast
@@ -34,9 +34,24 @@ namespace annrt::cpu {
 namespace {
 
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
-// Pixels of one tile: 12 x 2 sums of 16 floats, the 2 weight vectors and a
-// broadcast fill 27 of AVX-512's 32 registers.
+// The most pixels of one tile (AVX-512's layout, below), and of AVX2's.
 constexpr uint32_t kTileRows = 12;
+constexpr int kNarrowTileRows = 6;
+
+// Tiles and panels per instruction set, sized to the vector registers:
+// AVX-512, 12 pixels by panels of up to 32 channels (24 sums of 16 floats,
+// 2 weight vectors and a broadcast: 27 of 32 registers); AVX2, 6 pixels by
+// panels of up to 16 (12 sums of 8 floats, 2 weight vectors and a broadcast:
+// 15 of 16), XNNPACK's AVX2 GEMM tile being 5 or 6 by 16 likewise.
+struct PointwiseLayout {
+  uint32_t tileRows = kTileRows;
+  uint32_t maxPanelWidth = 32;
+};
+
+PointwiseLayout layoutFor(NativeIsa isa) {
+  if (isa == NativeIsa::AVX512) return {kTileRows, 32};
+  return {kNarrowTileRows, 16};
+}
 // The L2 cache the order of the loops is chosen for (1-2 MB on the x86
 // cores with AVX-512; half of it, as the image and output share it).
 constexpr size_t kL2Bytes = size_t{512} << 10;
@@ -127,71 +142,148 @@ template <int R, int W>
   }
 }
 
-// R pixels by one panel.
-template <int R>
+// AVX2's tile: R pixels by one panel W (16 or 8) floats wide in vectors of
+// 8 floats, the width of its registers (vectors of 16 there are pairs the
+// compiler spilled: 2-5x slower than XNNPACK).
+template <int R, int W>
+[[gnu::always_inline]] inline void tile8(const float* image, uint32_t K, const float* panel,
+                                         float* out, size_t stride, int lanes, float min,
+                                         float max) {
+  constexpr int V = W / 8;
+  Float8 sums[R][V];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) sums[r][v] = loadVector<Float8>(panel + ptrdiff_t{8} * v);
+  }
+  const float* weights = panel + W;
+  for (uint32_t k = 0; k < K; ++k, weights += W) {
+    Float8 w[V];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) w[v] = loadVector<Float8>(weights + ptrdiff_t{8} * v);
+#pragma GCC unroll 6
+    for (int r = 0; r < R; ++r) {
+      const float x = image[size_t{K} * r + k];
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v) sums[r][v] += x * w[v];
+    }
+  }
+  const Float8 lo = splatVector<Float8>(min), hi = splatVector<Float8>(max);
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) {
+      storeClamped(out + stride * r + ptrdiff_t{8} * v, sums[r][v], lanes - 8 * v, lo, hi);
+    }
+  }
+}
+
+// R pixels by one panel: in vectors of 8 floats (NARROW) or of 16.
+template <int R, bool NARROW>
 [[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
                                              const float* packed, const Panel& p, float* out) {
   const float* panel = packed + p.offset;
   float* at = out + p.first;
   const auto lanes = static_cast<int>(p.lanes);
   const float min = s.range.min, max = s.range.max;
-  switch (p.width) {
-    case 32: tile<R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-    case 24: tile<R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-    case 16: tile<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-    default: tile<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+  if constexpr (NARROW) {
+    if (p.width == 16) {
+      tile8<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+    } else {
+      tile8<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+    }
+  } else {
+    switch (p.width) {
+      case 32: tile<R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+      case 24: tile<R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+      case 16: tile<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+      default: tile<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+    }
   }
 }
 
 // R pixels from pixel m by panels [first, first + count).
-template <int R>
+template <int R, bool NARROW>
 [[gnu::always_inline]] inline void rowTile(const PointwiseShape& s, const float* image,
                                            const float* packed, const Panel* panels, size_t count,
                                            float* out, size_t m) {
   const float* pixels = image + m * s.inChannels;
   float* outPixels = out + m * s.outChannels;
-  for (size_t p = 0; p < count; ++p) panelTile<R>(s, pixels, packed, panels[p], outPixels);
+  for (size_t p = 0; p < count; ++p) {
+    panelTile<R, NARROW>(s, pixels, packed, panels[p], outPixels);
+  }
 }
 
-// `rows` (1 to kTileRows) pixels from pixel m, in one tile of that many.
-template <int R = kTileRows>
+// `rows` (1 to R) pixels from pixel m, in one tile of that many.
+template <int R, bool NARROW>
 [[gnu::always_inline]] inline void anyTile(const PointwiseShape& s, const float* image,
                                            const float* packed, const Panel* panels, size_t count,
                                            float* out, size_t m, size_t rows) {
   if constexpr (R > 0) {
     if (rows == R) {
-      rowTile<R>(s, image, packed, panels, count, out, m);
+      rowTile<R, NARROW>(s, image, packed, panels, count, out, m);
     } else {
-      anyTile<R - 1>(s, image, packed, panels, count, out, m, rows);
+      anyTile<R - 1, NARROW>(s, image, packed, panels, count, out, m, rows);
     }
   }
 }
 
 // Where tile t of `tiles` starts: the pixels are shared out evenly, so that
-// every tile has nearly kTileRows (49 pixels as 10, 10, 10, 10, 9: a last
-// tile of 1 waited on its multiply-adds' latency, and cost 8% more).
+// every tile has nearly its full rows (49 pixels as 10, 10, 10, 10, 9: a
+// last tile of 1 waited on its multiply-adds' latency, and cost 8% more).
 inline size_t tileStart(size_t pixels, size_t tiles, size_t t) {
   return t * pixels / tiles;
 }
 
-// Row tiles [first, first + count) of `tiles` by panels [panels, panels +
-// panelCount), each tile across the panels while its pixels are in the L1
-// cache.
-ANNRT_NATIVE_VARIANTS(pointwiseTiles,
+// Row tiles [first, first + count) of `tiles` (of up to R pixels) by panels
+// [panels, panels + panelCount), each tile across the panels while its
+// pixels are in the L1 cache.
+template <int R, bool NARROW>
+[[gnu::always_inline]] inline void tilesOf(const PointwiseShape& s, const float* image,
+                                           const float* packed, const Panel* panels,
+                                           size_t panelCount, float* out, size_t tiles,
+                                           size_t first, size_t count) {
+  for (size_t t = first; t < first + count; ++t) {
+    const size_t m = tileStart(s.pixels, tiles, t);
+    const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
+    if (rows == R) {
+      rowTile<R, NARROW>(s, image, packed, panels, panelCount, out, m);
+    } else {
+      anyTile<R, NARROW>(s, image, packed, panels, panelCount, out, m, rows);
+    }
+  }
+}
+
+using TilesFunction = void (*)(const PointwiseShape&, const float*, const float*, const Panel*,
+                               size_t, float*, size_t, size_t, size_t);
+
+// The narrow tiles, in the code of every instruction set (AVX2's, and what
+// the tests run elsewhere).
+ANNRT_NATIVE_VARIANTS(pointwiseNarrowTiles,
                       (const PointwiseShape& s, const float* image, const float* packed,
                        const Panel* panels, size_t panelCount, float* out, size_t tiles,
                        size_t first, size_t count),
                       {
-                        for (size_t t = first; t < first + count; ++t) {
-                          const size_t m = tileStart(s.pixels, tiles, t);
-                          const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
-                          if (rows == kTileRows) {
-                            rowTile<kTileRows>(s, image, packed, panels, panelCount, out, m);
-                          } else {
-                            anyTile(s, image, packed, panels, panelCount, out, m, rows);
-                          }
-                        }
+                        tilesOf<kNarrowTileRows, true>(s, image, packed, panels, panelCount, out,
+                                                       tiles, first, count);
                       })
+
+// The wide tiles, in AVX-512 code only: elsewhere vectors of 16 floats are
+// register pairs, and the compiler spilled them.
+#if ANNRT_NATIVE_VARIANTS_BUILT
+[[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void pointwiseWideTiles(
+    const PointwiseShape& s, const float* image, const float* packed, const Panel* panels,
+    size_t panelCount, float* out, size_t tiles, size_t first, size_t count) {
+  tilesOf<kTileRows, false>(s, image, packed, panels, panelCount, out, tiles, first, count);
+}
+#endif
+
+TilesFunction tilesFunction(NativeIsa isa) {
+#if ANNRT_NATIVE_VARIANTS_BUILT
+  if (isa == NativeIsa::AVX512) return pointwiseWideTiles;
+#endif
+  return pointwiseNarrowTiles[isa];
+}
 
 // Groups of consecutive panels whose weights fit the L2 cache together.
 struct PanelGroup {
@@ -200,10 +292,12 @@ struct PanelGroup {
 
 class PointwiseKernel final : public NativeKernel {
  public:
-  PointwiseKernel(const Operation& op, const PointwiseShape& shape, std::vector<Panel> panels,
-                  std::vector<PanelGroup> groups, std::vector<float> packed)
+  PointwiseKernel(const Operation& op, const PointwiseShape& shape, PointwiseLayout layout,
+                  std::vector<Panel> panels, std::vector<PanelGroup> groups,
+                  std::vector<float> packed)
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], NativeForm::POINTWISE_GEMM),
-        tiles_(pointwiseTiles[nativeCodeIsa()]),
+        tiles_(tilesFunction(nativeCodeIsa())),
+        layout_(layout),
         shape_(shape),
         panels_(std::move(panels)),
         groups_(std::move(groups)),
@@ -214,10 +308,11 @@ class PointwiseKernel final : public NativeKernel {
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     const PointwiseShape& s = shape_;
-    const size_t tiles = (s.pixels + kTileRows - 1) / kTileRows;
+    const size_t rows = layout_.tileRows;
+    const size_t tiles = (s.pixels + rows - 1) / rows;
     // Tasks of at least ~64 K multiply-adds, so that handing one out costs
     // little beside it.
-    const size_t tileWork = size_t{kTileRows} * s.inChannels * s.outChannels / groups_.size();
+    const size_t tileWork = rows * s.inChannels * s.outChannels / groups_.size();
     const size_t perTask = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(tileWork, 1));
     parallelizeTiles(pool, tiles * groups_.size(), perTask, [&](size_t first, size_t count) {
       for (size_t task = first; task < first + count;) {
@@ -234,22 +329,23 @@ class PointwiseKernel final : public NativeKernel {
  private:
   void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
 
-  decltype(pointwiseTiles.baseline) tiles_;
+  TilesFunction tiles_;
+  PointwiseLayout layout_;
   PointwiseShape shape_;
   std::vector<Panel> panels_;
   std::vector<PanelGroup> groups_;
   std::vector<float> packed_;
 };
 
-// Panels of 32 channels, then one of 24, 16 or 8 for what is left (a last
-// one of fewer channels is padded with zeros).
-std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels) {
+// Panels of `maxWidth` (32 or 16) channels, then one of 24 (under 32), 16
+// or 8 for what is left (a last one of fewer channels is padded with zeros).
+std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels, uint32_t maxWidth) {
   std::vector<Panel> panels;
   size_t offset = 0;
   uint32_t first = 0;
   while (first < outChannels) {
     const uint32_t left = outChannels - first;
-    const uint32_t width = left >= 32 ? 32 : left > 16 ? 24 : left > 8 ? 16 : 8;
+    const uint32_t width = left >= maxWidth ? maxWidth : left > 16 ? 24 : left > 8 ? 16 : 8;
     panels.push_back({first, width, std::min(width, left), offset});
     offset += size_t{width} * (inChannels + 1);
     first += width;
@@ -283,15 +379,16 @@ std::vector<float> packPanels(const std::vector<Panel>& panels, const uint8_t* f
 
 // Whether the weights outgrow the L2 cache while the image's pixels need
 // more than one tile: then they go in groups that fit it.
-bool panelsOuter(const PointwiseShape& s) {
+bool panelsOuter(const PointwiseShape& s, const PointwiseLayout& layout) {
   const size_t weightBytes = size_t{s.inChannels} * s.outChannels * sizeof(float);
-  return weightBytes > kL2Bytes && s.pixels > kTileRows;
+  return weightBytes > kL2Bytes && s.pixels > layout.tileRows;
 }
 
 // Consecutive panels up to kL2Bytes / 2 of weights each (at least one), or
 // one group of all where the weights fit the L2 cache anyway.
-std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const std::vector<Panel>& panels) {
-  if (!panelsOuter(s)) return {{0, panels.size()}};
+std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const PointwiseLayout& layout,
+                                    const std::vector<Panel>& panels) {
+  if (!panelsOuter(s, layout)) return {{0, panels.size()}};
   std::vector<PanelGroup> groups;
   size_t bytes = 0;
   for (size_t p = 0; p < panels.size(); ++p) {
@@ -309,10 +406,16 @@ std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const std::vector<P
 // The shapes where it was faster than XNNPACK's GEMM on AVX-512
 // (bench/native_kernel_bench.cpp; native_kernel_table.h says where the
 // form runs at all).
-bool pointwisePreferred(const PointwiseShape& s) {
+// On AVX2 (the table's column in use: nativeDecisionIsa) it was faster, or
+// even, on every shape measured but from 8 channels to a multiple of 16
+// (8 -> 16 on 128x128: 153 vs 129 us).
+bool pointwisePreferred(const PointwiseShape& s, const PointwiseLayout& layout) {
+  if (nativeDecisionIsa() != NativeIsa::AVX512) {
+    return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
+  }
   const uint32_t tail = s.outChannels % 16;
   const bool narrowTail = tail != 0 && tail <= 8 && (s.inChannels >= 32 || s.outChannels == 8);
-  return narrowTail || panelsOuter(s);
+  return narrowTail || panelsOuter(s, layout);
 }
 
 }  // namespace
@@ -343,14 +446,16 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   // Decided before the weights are packed: planning asks every 1x1
   // convolution, and copies made only to be dropped raised the process's
   // footprint (glibc keeps freed heap).
-  ANNRT_CPU_REQUIRE(pointwisePreferred(shape), "XNNPACK's GEMM is faster for {} -> {} channels",
-                    conv.inChannels, conv.outChannels);
-  std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels);
+  const PointwiseLayout layout = layoutFor(nativeCodeIsa());
+  ANNRT_CPU_REQUIRE(pointwisePreferred(shape, layout),
+                    "XNNPACK's GEMM is faster for {} -> {} channels", conv.inChannels,
+                    conv.outChannels);
+  std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels, layout.maxPanelWidth);
   std::vector<float> packed = packPanels(panels, context.tensorData(op.inputs[kFilter]),
                                          context.tensorData(op.inputs[kBias]), conv.inChannels);
-  std::vector<PanelGroup> groups = groupPanels(shape, panels);
-  return std::unique_ptr<NativeKernel>(
-      new PointwiseKernel(op, shape, std::move(panels), std::move(groups), std::move(packed)));
+  std::vector<PanelGroup> groups = groupPanels(shape, layout, panels);
+  return std::unique_ptr<NativeKernel>(new PointwiseKernel(op, shape, layout, std::move(panels),
+                                                           std::move(groups), std::move(packed)));
 }
 
 }  // namespace annrt::cpu
