@@ -73,9 +73,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
     // POINTWISE_GEMM
     {kUnmeasured,
      {NativeUse::PREFERRED,
-      "6 x 16 tiles of 8-float vectors, 1 thread (native vs XNNPACK, us): 144 -> 24 on 56x56 "
-      "504 vs 882, 1152 -> 192 on 7x7 411 vs 705, 672 -> 112 on 14x14 757 vs 941, 240 -> 40 on "
-      "28x28 362 vs 575, 16 -> 64 on 112x112 573 vs 573; 8 -> 16 on 128x128 153 vs 129 stays "
+      "6 x 16 tiles of 8-float vectors (native vs XNNPACK, us): 144 -> 24 on 56x56 306 vs "
+      "916, 1152 -> 192 on 7x7 263 vs 692, 672 -> 112 on 14x14 355 vs 949, 16 -> 64 on "
+      "112x112 545 vs 634, 8 -> 8 on 256x256 398 vs 454; 8 -> 16 on 128x128 153 vs 129 stays "
       "on XNNPACK (pointwisePreferred)"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
