@@ -493,6 +493,13 @@ size_t compareWithExpected(const std::set<std::string>& expected, const std::str
   return regressions.size();
 }
 
+// Runs jobs [0, count) in worker processes, or in this one (--no-fork).
+bool runJobs(bool noFork, size_t count, const WorkerCallbacks& callbacks,
+             const PoolOptions& options, WorkerHello* hello, std::vector<CaseResult>* results) {
+  return noFork ? runInProcess(count, callbacks, options, hello, results)
+                : runInWorkers(count, callbacks, options, hello, results);
+}
+
 // A listed case that failed runs once more in a fresh worker, alone. One that
 // passes then is reported as flaky with its first failure, so the log keeps
 // the evidence; one that fails again is a regression.
@@ -514,9 +521,7 @@ void rerunRegressions(const std::set<std::string>& expected, const std::vector<J
   poolOptions.onResult = nullptr;
   WorkerHello hello;
   std::vector<CaseResult> second;
-  const bool ran = noFork ? runInProcess(again.size(), rerun, poolOptions, &hello, &second)
-                          : runInWorkers(again.size(), rerun, poolOptions, &hello, &second);
-  if (!ran) return;
+  if (!runJobs(noFork, again.size(), rerun, poolOptions, &hello, &second)) return;
   for (size_t k = 0; k < again.size(); ++k) {
     if (second[k].status != Status::kPassed) continue;
     const size_t i = again[k];
@@ -632,9 +637,7 @@ int run(const Config& config) {
 
   WorkerHello hello;
   std::vector<CaseResult> results;
-  const bool ok = config.noFork
-                      ? runInProcess(jobs.size(), callbacks, poolOptions, &hello, &results)
-                      : runInWorkers(jobs.size(), callbacks, poolOptions, &hello, &results);
+  const bool ok = runJobs(config.noFork, jobs.size(), callbacks, poolOptions, &hello, &results);
   if (!ok) {
     fmt::print(stderr, "annrt-cts: {}\n", hello.error);
     return kExitUsage;

@@ -92,7 +92,6 @@ std::optional<CpuLoad::Sample> CpuLoad::sample() {
 }
 
 void CpuLoad::refresh() {
-  if (cores_ == 0) cores_ = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   const auto now = std::chrono::steady_clock::now();
   if (last_ && now - last_->wall < kWindow) return;
   const std::optional<Sample> next = sample();

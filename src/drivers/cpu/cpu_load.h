@@ -9,6 +9,9 @@
 // 377 ms, where 1 thread takes 2.4 and 21 (docs/threads.md).
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -59,7 +62,7 @@ class CpuLoad {
   std::optional<Sample> last_;
   bool measured_ = false;  // a window has closed
   double othersBusy_ = 0;
-  uint32_t cores_ = 0;
+  const uint32_t cores_ = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 };
 
 }  // namespace annrt::cpu

@@ -95,30 +95,33 @@ template <class Vec>
 }
 
 // R pixels (rows of K floats from `image`) by one panel W floats wide, its
-// first `lanes` stored from `out` (rows of `stride` floats): W / 16 vectors
-// of 16 floats, then one of 8 where W % 16 is 8, all from the same
-// broadcast input floats (a 24-float panel in one pass, not 16 then 8).
-template <int R, int W>
+// first `lanes` stored from `out` (rows of `stride` floats): W / L vectors
+// of Vec (L floats: 16 on AVX-512, 8 on AVX2, where vectors of 16 are
+// register pairs the compiler spilled, 2-5x slower than XNNPACK), then one
+// of 8 where W % L is 8, all from the same broadcast input floats (a 24-float
+// panel in one pass, not 16 then 8).
+template <class Vec, int R, int W>
 [[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
                                         float* out, size_t stride, int lanes, float min,
                                         float max) {
-  constexpr int V = W / 16;            // vectors of 16 floats
-  constexpr bool EIGHT = W % 16 == 8;  // and one of 8
-  Float16 wide[R][V > 0 ? V : 1];
+  constexpr int L = kLanes<Vec>;
+  constexpr int V = W / L;            // vectors of L floats
+  constexpr bool EIGHT = W % L == 8;  // and one of 8
+  Vec wide[R][V > 0 ? V : 1];
   Float8 narrow[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) wide[r][v] = loadVector<Float16>(panel + ptrdiff_t{16} * v);
-    if constexpr (EIGHT) narrow[r] = loadVector<Float8>(panel + ptrdiff_t{16} * V);
+    for (int v = 0; v < V; ++v) wide[r][v] = loadVector<Vec>(panel + ptrdiff_t{L} * v);
+    if constexpr (EIGHT) narrow[r] = loadVector<Float8>(panel + ptrdiff_t{L} * V);
   }
   const float* weights = panel + W;
   for (uint32_t k = 0; k < K; ++k, weights += W) {
-    Float16 w[V > 0 ? V : 1];
+    Vec w[V > 0 ? V : 1];
 #pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) w[v] = loadVector<Float16>(weights + ptrdiff_t{16} * v);
+    for (int v = 0; v < V; ++v) w[v] = loadVector<Vec>(weights + ptrdiff_t{L} * v);
     Float8 w8{};
-    if constexpr (EIGHT) w8 = loadVector<Float8>(weights + ptrdiff_t{16} * V);
+    if constexpr (EIGHT) w8 = loadVector<Float8>(weights + ptrdiff_t{L} * V);
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       // A scalar times a vector: GCC broadcasts it once (splatVector's
@@ -130,51 +133,15 @@ template <int R, int W>
       if constexpr (EIGHT) narrow[r] += x * w8;
     }
   }
-  const Float16 lo16 = splatVector<Float16>(min), hi16 = splatVector<Float16>(max);
+  const Vec lo = splatVector<Vec>(min), hi = splatVector<Vec>(max);
   const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
     float* row = out + stride * r;
 #pragma GCC unroll 2
     for (int v = 0; v < V; ++v)
-      storeClamped(row + ptrdiff_t{16} * v, wide[r][v], lanes - 16 * v, lo16, hi16);
-    if constexpr (EIGHT) storeClamped(row + ptrdiff_t{16} * V, narrow[r], lanes - 16 * V, lo8, hi8);
-  }
-}
-
-// AVX2's tile: R pixels by one panel W (16 or 8) floats wide in vectors of
-// 8 floats, the width of its registers (vectors of 16 there are pairs the
-// compiler spilled: 2-5x slower than XNNPACK).
-template <int R, int W>
-[[gnu::always_inline]] inline void tile8(const float* image, uint32_t K, const float* panel,
-                                         float* out, size_t stride, int lanes, float min,
-                                         float max) {
-  constexpr int V = W / 8;
-  Float8 sums[R][V];
-#pragma GCC unroll 6
-  for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) sums[r][v] = loadVector<Float8>(panel + ptrdiff_t{8} * v);
-  }
-  const float* weights = panel + W;
-  for (uint32_t k = 0; k < K; ++k, weights += W) {
-    Float8 w[V];
-#pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) w[v] = loadVector<Float8>(weights + ptrdiff_t{8} * v);
-#pragma GCC unroll 6
-    for (int r = 0; r < R; ++r) {
-      const float x = image[size_t{K} * r + k];
-#pragma GCC unroll 2
-      for (int v = 0; v < V; ++v) sums[r][v] += x * w[v];
-    }
-  }
-  const Float8 lo = splatVector<Float8>(min), hi = splatVector<Float8>(max);
-#pragma GCC unroll 6
-  for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) {
-      storeClamped(out + stride * r + ptrdiff_t{8} * v, sums[r][v], lanes - 8 * v, lo, hi);
-    }
+      storeClamped(row + ptrdiff_t{L} * v, wide[r][v], lanes - L * v, lo, hi);
+    if constexpr (EIGHT) storeClamped(row + ptrdiff_t{L} * V, narrow[r], lanes - L * V, lo8, hi8);
   }
 }
 
@@ -186,18 +153,26 @@ template <int R, bool NARROW>
   float* at = out + p.first;
   const auto lanes = static_cast<int>(p.lanes);
   const float min = s.range.min, max = s.range.max;
-  if constexpr (NARROW) {
+  if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
     if (p.width == 16) {
-      tile8<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      tile<Float8, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
     } else {
-      tile8<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
     }
   } else {
     switch (p.width) {
-      case 32: tile<R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-      case 24: tile<R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-      case 16: tile<R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
-      default: tile<R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max); break;
+      case 32:
+        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        break;
+      case 24:
+        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        break;
+      case 16:
+        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        break;
+      default:
+        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        break;
     }
   }
 }
