@@ -7,9 +7,9 @@
 // - depthwise, any multiple of 8 channels (multiplier 1): 16 or 8 of a
 //   pixel's channels are one vector, each tap one multiply-add per vector
 //   for 4 pixels at once (8 with AVX-512); filters of 3x3 and 5x5 unrolled;
-//   with AVX-512, 3x3 and 5x5 filters of stride 1 or 2 load each input
-//   column of a block once per filter row for all the taps reading it
-//   (depthwiseColumnsBlock; 1.3-2.6x faster than loading per tap);
+//   3x3 and 5x5 filters of stride 1 or 2 load each input column of a block
+//   once per filter row for all the taps reading it (depthwiseColumnsBlock;
+//   1.3-2.6x faster than loading per tap on AVX-512, 2-3x on AVX2);
 // - by output, 8 or 16 output channels and up to 16 input ones: each input
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
@@ -52,6 +52,9 @@ constexpr int kBlock = 4;
 // (nativeWideVectors): 8 sums of 16 floats fill half its 32 registers;
 // elsewhere kBlock (8 would spill).
 constexpr int kWideBlock = 8;
+// Depthwise output pixels of the column form (depthwiseColumnsBlock)
+// summed together, on AVX-512 and AVX2 alike.
+constexpr int kColumnsBlock = 8;
 // The L1 data cache the depthwise loop order is chosen for (32 KB on most
 // x86 and Arm cores, 48 KB on recent ones).
 constexpr size_t kL1Bytes = size_t{32} << 10;
@@ -251,8 +254,11 @@ template <int K, int B>
 // every tap that reads it ((P - 1) * S + K loads for P * K multiply-adds,
 // against P * K loads when each pixel loads its own taps: those kernels wait
 // on the loads, not on the multiply-adds). CHECKED: columns outside the
-// image read zeros and only the first `count` pixels are stored.
-template <class Vec, int K, int S, int P, bool CHECKED>
+// image read zeros and only the first `count` pixels are stored. STREAM:
+// each column is loaded as its taps use it, with the filter row's K weights
+// held in registers: P + K + 1 registers where holding all the row's columns
+// takes (P - 1) * S + K + P + 1 (up to 28, more than AVX2's 16).
+template <class Vec, int K, int S, int P, bool CHECKED, bool STREAM>
 [[gnu::always_inline]] inline void depthwiseColumnsBlock(const ConvShape& s, const Taps& rows,
                                                          uint32_t ox, uint32_t count,
                                                          const float* image, const float* weights,
@@ -269,6 +275,25 @@ template <class Vec, int K, int S, int P, bool CHECKED>
   for (int ky = 0; ky < K; ++ky) {
     if (!rows.inside(ky)) continue;
     const float* line = image + rows.at(ky) * s.inWidth * C + c;
+    if constexpr (STREAM) {
+      Vec w[K];
+#pragma GCC unroll 5
+      for (int kx = 0; kx < K; ++kx) {
+        w[kx] = loadVector<Vec>(weights + static_cast<size_t>(ky * K + kx) * C + c);
+      }
+#pragma GCC unroll 20
+      for (int j = 0; j < kColumns; ++j) {
+        const auto k = static_cast<uint32_t>(j);
+        if (CHECKED && !columns.inside(k)) continue;
+        const Vec in = loadVector<Vec>(line + columns.at(k) * C);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; ++p) {
+          const int kx = j - p * S;
+          if (kx >= 0 && kx < K) acc[p] += in * w[kx];
+        }
+      }
+      continue;
+    }
     Vec in[kColumns];
 #pragma GCC unroll 20
     for (int j = 0; j < kColumns; ++j) {
@@ -292,26 +317,38 @@ template <class Vec, int K, int S, int P, bool CHECKED>
 }
 
 // One output row of a depthwise convolution as depthwiseColumnsBlock computes
-// it, channel block by channel block (16, then the last 8), each across the
-// row in blocks of P pixels; blocks reading no padding column unchecked.
-template <int K, int S, int P>
+// it, in blocks of P pixels; blocks reading no padding column unchecked.
+// Wide (AVX-512): channel block by channel block (16, then the last 8), each
+// across the row. NARROW (AVX2's 16 registers): 8 channels a block, the
+// columns streamed, block by block across all channels (faster on AVX2
+// than across the row whatever a block reads: docs/native-kernels.md).
+template <int K, int S, int P, bool NARROW = false>
 [[gnu::always_inline]] inline void depthwiseColumnsRow(const ConvShape& s, const float* image,
                                                        const float* weights, const float* bias,
                                                        float* out, uint32_t oy) {
   const Taps rows = rowTaps(s, oy);
-  auto across = [&]<class Vec>(uint32_t c) {
-    for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
-      const uint32_t count = std::min<uint32_t>(P, s.outWidth - ox);
-      if (ox >= s.interiorBegin && ox + P <= s.interiorEnd) {
-        depthwiseColumnsBlock<Vec, K, S, P, false>(s, rows, ox, P, image, weights, bias, out, c);
-      } else {
-        depthwiseColumnsBlock<Vec, K, S, P, true>(s, rows, ox, count, image, weights, bias, out, c);
-      }
+  auto block = [&]<class Vec>(uint32_t ox, uint32_t c) {
+    const uint32_t count = std::min<uint32_t>(P, s.outWidth - ox);
+    if (ox >= s.interiorBegin && ox + P <= s.interiorEnd) {
+      depthwiseColumnsBlock<Vec, K, S, P, false, NARROW>(s, rows, ox, P, image, weights, bias, out,
+                                                         c);
+    } else {
+      depthwiseColumnsBlock<Vec, K, S, P, true, NARROW>(s, rows, ox, count, image, weights, bias,
+                                                        out, c);
     }
   };
+  auto across = [&]<class Vec>(uint32_t c) {
+    for (uint32_t ox = 0; ox < s.outWidth; ox += P) block.template operator()<Vec>(ox, c);
+  };
   uint32_t c = 0;
-  for (; c + 16 <= s.inChannels; c += 16) across.template operator()<Float16>(c);
-  if (c < s.inChannels) across.template operator()<Float8>(c);
+  if constexpr (!NARROW) {
+    for (; c + 16 <= s.inChannels; c += 16) across.template operator()<Float16>(c);
+    if (c < s.inChannels) across.template operator()<Float8>(c);
+  } else {
+    for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
+      for (c = 0; c < s.inChannels; c += 8) block.template operator()<Float8>(ox, c);
+    }
+  }
 }
 
 // The taps of a convolution to 8 * V channels, each input channel broadcast;
@@ -446,14 +483,22 @@ ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows3, 3, kWideBlock)
 ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows5, 5, kWideBlock)
 ANNRT_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0, kWideBlock)
 #undef ANNRT_DEPTHWISE_ROWS
-#define ANNRT_DEPTHWISE_COLUMNS_ROWS(name, K, S) \
-  ANNRT_NATIVE_ROW(                              \
-      name, (depthwiseColumnsRow<K, S, kWideBlock>(s, image, w, b, outputRow(s, out, row), row)))
+#define ANNRT_DEPTHWISE_COLUMNS_ROWS(name, K, S)                                   \
+  ANNRT_NATIVE_ROW(name, (depthwiseColumnsRow<K, S, kColumnsBlock>(s, image, w, b, \
+                                                                   outputRow(s, out, row), row)))
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows3, 3, 1)
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows5, 5, 1)
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows3s2, 3, 2)
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows5s2, 5, 2)
 #undef ANNRT_DEPTHWISE_COLUMNS_ROWS
+#define ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS(name, K, S)                   \
+  ANNRT_NATIVE_ROW(name, (depthwiseColumnsRow<K, S, kColumnsBlock, true>( \
+                             s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS(narrowColumnsDepthwiseRows3, 3, 1)
+ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS(narrowColumnsDepthwiseRows5, 5, 1)
+ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS(narrowColumnsDepthwiseRows3s2, 3, 2)
+ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS(narrowColumnsDepthwiseRows5s2, 5, 2)
+#undef ANNRT_DEPTHWISE_NARROW_COLUMNS_ROWS
 ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row), row, s.inChannels,
                                             ByOutputTaps<1>{w, s.inChannels}))
 ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row), row, s.inChannels,
@@ -563,10 +608,16 @@ const RowVariants* columnsDepthwiseRows(const Window& w) {
   const bool square = w.filterHeight == w.filterWidth && w.strideHeight == w.strideWidth;
   if (!square || w.dilationHeight != 1 || w.dilationWidth != 1) return nullptr;
   const bool three = w.filterWidth == 3, five = w.filterWidth == 5;
-  if (w.strideWidth == 1)
-    return three ? &columnsDepthwiseRows3 : five ? &columnsDepthwiseRows5 : nullptr;
-  if (w.strideWidth == 2)
-    return three ? &columnsDepthwiseRows3s2 : five ? &columnsDepthwiseRows5s2 : nullptr;
+  if (!three && !five) return nullptr;
+  const bool wide = nativeWideVectors();
+  if (w.strideWidth == 1) {
+    if (wide) return three ? &columnsDepthwiseRows3 : &columnsDepthwiseRows5;
+    return three ? &narrowColumnsDepthwiseRows3 : &narrowColumnsDepthwiseRows5;
+  }
+  if (w.strideWidth == 2) {
+    if (wide) return three ? &columnsDepthwiseRows3s2 : &columnsDepthwiseRows5s2;
+    return three ? &narrowColumnsDepthwiseRows3s2 : &narrowColumnsDepthwiseRows5s2;
+  }
   return nullptr;
 }
 
