@@ -22,6 +22,20 @@ inline std::vector<float> seededValues(size_t count, uint32_t seed) {
   return values;
 }
 
+// A CONV_2D of `input` by `filter` (an operand), stride 1, with a seeded
+// bias; returns its output, of `outputDims`.
+inline uint32_t addConv(InternalModel& m, uint32_t input, uint32_t filter,
+                        const std::vector<uint32_t>& outputDims, int32_t padding,
+                        int32_t activation) {
+  const uint32_t output = m.tensor(outputDims);
+  const uint32_t channels = outputDims.back();
+  m.operation(ANEURALNETWORKS_CONV_2D,
+              {input, filter, m.constant({channels}, seededValues(channels, 2)), m.int32(padding),
+               m.int32(1), m.int32(1), m.int32(activation)},
+              {output});
+  return output;
+}
+
 inline constexpr size_t kHeadElements = size_t{64} * 64 * 16;  // the convolution's output
 inline constexpr size_t kTailElements = size_t{8} * 8 * 16;
 
@@ -32,12 +46,9 @@ inline constexpr size_t kTailElements = size_t{8} * 8 * 16;
 inline std::shared_ptr<const Model> headAndTailModel() {
   InternalModel m;
   const uint32_t input = m.tensor({1, 64, 64, 16});
-  const uint32_t conv = m.tensor({1, 64, 64, 16});
-  m.operation(ANEURALNETWORKS_CONV_2D,
-              {input, m.constant({16, 3, 3, 16}, seededValues(16 * 9 * 16, 1)),
-               m.constant({16}, seededValues(16, 2)), m.int32(ANEURALNETWORKS_PADDING_SAME),
-               m.int32(1), m.int32(1), m.int32(ANEURALNETWORKS_FUSED_RELU)},
-              {conv});
+  const uint32_t conv =
+      addConv(m, input, m.constant({16, 3, 3, 16}, seededValues(16 * 9 * 16, 1)), {1, 64, 64, 16},
+              ANEURALNETWORKS_PADDING_SAME, ANEURALNETWORKS_FUSED_RELU);
   const uint32_t pooled = m.maxPool(conv, 8, {1, 8, 8, 16});
   const uint32_t added = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_ADD,
@@ -86,12 +97,8 @@ inline std::shared_ptr<const Model> padConvReluModel() {
   m.operation(ANEURALNETWORKS_CAST,
               {m.constantBytes({16, 3, 3, 16}, ANEURALNETWORKS_TENSOR_FLOAT16, halfFilter)},
               {filter});
-  const uint32_t conv = m.tensor({1, 62, 62, 16});
-  m.operation(ANEURALNETWORKS_CONV_2D,
-              {padded, filter, m.constant({16}, seededValues(16, 2)),
-               m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
-               m.int32(ANEURALNETWORKS_FUSED_NONE)},
-              {conv});
+  const uint32_t conv = addConv(m, padded, filter, {1, 62, 62, 16}, ANEURALNETWORKS_PADDING_VALID,
+                                ANEURALNETWORKS_FUSED_NONE);
   const uint32_t relu = m.tensor({1, 62, 62, 16});
   m.operation(ANEURALNETWORKS_RELU, {conv}, {relu});
   uint32_t x = m.maxPool(relu, 62, {1, 1, 1, 16});

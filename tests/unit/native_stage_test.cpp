@@ -107,6 +107,15 @@ size_t count(const std::vector<uint32_t>& dims) {
   return n;
 }
 
+// `model` as one native stage, every operation on annrt-cpu's own kernels,
+// with the folds the planner gives such a stage.
+Result<std::unique_ptr<NativeStage>> compileNative(const std::shared_ptr<const Model>& model,
+                                                   ThreadPool pool) {
+  FusionPlan fusions(*model);
+  fusions.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  return NativeStage::compile(model, fusions, std::move(pool));
+}
+
 // Runs `stage` on one input; the output has `outputCount` floats.
 std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
                             size_t outputCount) {
@@ -158,7 +167,7 @@ TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
   const std::vector<float> expected = runStage(**xnnpack, input, outputs);
   auto check = [&] {
     for (uint32_t threads : {1u, 2u}) {
-      auto native = NativeStage::compile(model, sharedThreadPool(threads));
+      auto native = compileNative(model, sharedThreadPool(threads));
       ASSERT_TRUE(native.ok()) << native.error().message;
       EXPECT_EQ((*native)->arenaFloats(), 0u) << "one operation keeps nothing in the arena";
       for (int repeat = 0; repeat < 2; ++repeat) {
@@ -355,7 +364,7 @@ TEST(NativeStageTest, TransposedBlocksComputeWhatXnnpackComputes) {
       const size_t outputs = size_t{c.batch} * c.size * c.block * c.size * c.block * c.outChannels;
       auto xnnpack = CompiledGraph::compile(model, nullptr);
       ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-      auto native = NativeStage::compile(model, sharedThreadPool(2));
+      auto native = compileNative(model, sharedThreadPool(2));
       ASSERT_TRUE(native.ok()) << native.error().message;
       expectNear(runStage(**native, input, outputs), runStage(**xnnpack, input, outputs));
     }
@@ -371,7 +380,7 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
     const uint32_t clamped = m.tensor({1, 12, 12, 8});
     m.operation(ANEURALNETWORKS_RELU1, {convolved}, {clamped});
     const std::shared_ptr<const Model> model = m.finish({input}, {clamped});
-    auto native = NativeStage::compile(model, nullptr);
+    auto native = compileNative(model, nullptr);
     ASSERT_TRUE(native.ok()) << native.error().message;
     EXPECT_EQ((*native)->arenaFloats(), 0u) << "the depthwise output is never stored";
     auto xnnpack = CompiledGraph::compile(model, nullptr);
@@ -382,10 +391,10 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
     EXPECT_LE(*std::max_element(out.begin(), out.end()), 1.0f);
     EXPECT_GE(*std::min_element(out.begin(), out.end()), -1.0f);
     // And the plan takes the pair as one native run.
-    const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-    ASSERT_EQ(plan.size(), 1u);
-    EXPECT_TRUE(plan[0].native);
-    EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
+    const StagePlan plan = planStages(*model, 0, 1);
+    ASSERT_EQ(plan.stages.size(), 1u);
+    EXPECT_TRUE(plan.stages[0].native);
+    EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
   });
 }
 
@@ -410,11 +419,11 @@ TEST(NativeStageTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   forEachIsa([&] {
     const std::shared_ptr<const Model> model = padDepthwiseModel({0, 0, 2, 0, 1, 3, 0, 0});
-    const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-    ASSERT_EQ(plan.size(), 1u);
-    EXPECT_TRUE(plan[0].native);
-    EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
-    auto native = NativeStage::compile(model, sharedThreadPool(2));
+    const StagePlan plan = planStages(*model, 0, 1);
+    ASSERT_EQ(plan.stages.size(), 1u);
+    EXPECT_TRUE(plan.stages[0].native);
+    EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
+    auto native = compileNative(model, sharedThreadPool(2));
     ASSERT_TRUE(native.ok()) << native.error().message;
     EXPECT_EQ((*native)->arenaFloats(), 0u) << "the padded image is never stored";
     auto xnnpack = CompiledGraph::compile(model, nullptr);
@@ -440,11 +449,11 @@ TEST(NativeStagePlanTest, KeepsAFoldedPadWithItsConvolutionInOneStage) {
   const uint32_t first = addConv(m, padded, valid, 3);
   const uint32_t second = addConv(m, first, depthwise("", 10, 16), 5);
   const std::shared_ptr<const Model> model = m.finish({input}, {second});
-  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-  ASSERT_EQ(plan.size(), 2u);
-  EXPECT_TRUE(plan[0].native && plan[1].native);
-  EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 1}));
-  EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{2}));
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 2u);
+  EXPECT_TRUE(plan.stages[0].native && plan.stages[1].native);
+  EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(plan.stages[1].operations, (std::vector<uint32_t>{2}));
   const std::vector<float> in = test::seededValues(size_t{10} * 10 * 16, 9);
   std::vector<std::vector<float>> outputs;
   for (const auto& stages : {plan, planStages(*model, 0, 1, false)}) {
@@ -460,11 +469,11 @@ TEST(NativeStageTest, LeavesAPadOfChannelsToXnnpack) {
   // The planner under AVX-512's decisions, which use every form here.
   const ScopedNativeIsa decisions(hostNativeIsa(), NativeIsa::AVX512);
   const std::shared_ptr<const Model> model = padDepthwiseModel({0, 0, 1, 1, 1, 1, 0, 8});
-  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-  ASSERT_EQ(plan.size(), 2u);
-  EXPECT_FALSE(plan[0].native);
-  EXPECT_TRUE(plan[1].native) << "the depthwise convolution alone, on the padded image";
-  auto folded = NativeStage::compile(model, nullptr);
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 2u);
+  EXPECT_FALSE(plan.stages[0].native);
+  EXPECT_TRUE(plan.stages[1].native) << "the depthwise convolution alone, on the padded image";
+  auto folded = compileNative(model, nullptr);
   ASSERT_FALSE(folded.ok());
   EXPECT_NE(folded.error().message.find("folds only into height and width"), std::string::npos)
       << folded.error().message;
@@ -496,11 +505,13 @@ TEST(NativeStageTest, FoldsAPadOfChannelsIntoTheAddReadingIt) {
     for (const auto& [before, after] : {std::pair{0, 4}, std::pair{3, 10}}) {
       SCOPED_TRACE(std::to_string(before) + " before, " + std::to_string(after) + " after");
       const std::shared_ptr<const Model> model = paddedResidualModel(before, after);
-      const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-      ASSERT_EQ(plan.size(), 2u);
-      EXPECT_FALSE(plan[0].native) << "the 1x1 convolution on XNNPACK";
-      EXPECT_TRUE(plan[1].native);
-      EXPECT_EQ(plan[1].operations, (std::vector<uint32_t>{1, 2, 3}));
+      const StagePlan plan = planStages(*model, 0, 1);
+      ASSERT_EQ(plan.stages.size(), 2u);
+      EXPECT_FALSE(plan.stages[0].native) << "the 1x1 convolution on XNNPACK";
+      EXPECT_TRUE(plan.stages[1].native);
+      EXPECT_EQ(plan.stages[1].operations, (std::vector<uint32_t>{1, 2, 3}));
+      EXPECT_EQ(plan.fusions->role(1), FusionRole::PAD) << "folded into the native ADD";
+      EXPECT_EQ(plan.fusions->node(1), 2u);
       const std::vector<float> in = test::seededValues(size_t{2} * 9 * 11 * 24, 10);
       const size_t outputs = size_t{2} * 9 * 11 * (24 + before + after);
       std::vector<std::vector<float>> results;
@@ -565,13 +576,13 @@ TEST(NativeStageTest, ResizesAsXnnpackDoes) {
                            {c.halfPixelCenters ? uint8_t{1} : uint8_t{0}})},
           {output});
       const std::shared_ptr<const Model> model = m.finish({input}, {output});
-      const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-      ASSERT_EQ(plan.size(), 1u);
-      EXPECT_TRUE(plan[0].native);
+      const StagePlan plan = planStages(*model, 0, 1);
+      ASSERT_EQ(plan.stages.size(), 1u);
+      EXPECT_TRUE(plan.stages[0].native);
       const std::vector<float> in =
           test::seededValues(size_t{c.batch} * c.height * c.width * c.channels, 12);
       const size_t outputs = size_t{c.batch} * c.outHeight * c.outWidth * c.channels;
-      auto native = NativeStage::compile(model, sharedThreadPool(2));
+      auto native = compileNative(model, sharedThreadPool(2));
       ASSERT_TRUE(native.ok()) << native.error().message;
       auto xnnpack = CompiledGraph::compile(model, nullptr);
       ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
@@ -581,7 +592,7 @@ TEST(NativeStageTest, ResizesAsXnnpackDoes) {
 }
 
 TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
-  auto odd = NativeStage::compile(convModel(depthwise("", 8, 12)), nullptr);
+  auto odd = compileNative(convModel(depthwise("", 8, 12)), nullptr);
   ASSERT_FALSE(odd.ok());
   EXPECT_EQ(odd.error().code, ErrorCode::OP_FAILED);
   EXPECT_NE(odd.error().message.find("12 input and 12 output channels"), std::string::npos)
@@ -593,7 +604,7 @@ TEST(NativeStageTest, RefusesOperationsItHasNoKernelFor) {
       ANEURALNETWORKS_ADD,
       {input, m.constant({8}, test::seededValues(8, 1)), m.int32(ANEURALNETWORKS_FUSED_NONE)},
       {output});
-  auto broadcast = NativeStage::compile(m.finish({input}, {output}), nullptr);
+  auto broadcast = compileNative(m.finish({input}, {output}), nullptr);
   ASSERT_FALSE(broadcast.ok());
   EXPECT_NE(broadcast.error().message.find("does not broadcast"), std::string::npos)
       << broadcast.error().message;
@@ -623,7 +634,7 @@ TEST(NativeStageTest, ArenaSharesSpaceBetweenTensorsThatDoNotLiveTogether) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   forEachIsa([&] {
     const Head head = headModel();
-    auto native = NativeStage::compile(head.model, nullptr);
+    auto native = compileNative(head.model, nullptr);
     ASSERT_TRUE(native.ok()) << native.error().message;
     // Every operation native. Tensors a, b, c, sum, d: a lives until the ADD,
     // with b then c; sum and d follow once b and c are dead. Three 32x32x8
@@ -643,15 +654,15 @@ TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
   const Head head = headModel();
   // Operation by operation, so that every tensor lives in the staged
   // graph's one arena: the 3x3 convolution on XNNPACK, the rest native.
-  const std::vector<PlannedStage> plan = planStages(*head.model, 0, 1);
-  ASSERT_EQ(plan.size(), 6u);
-  for (uint32_t s = 0; s < plan.size(); ++s) {
-    EXPECT_EQ(plan[s].native, s > 0) << "stage " << s;
-    EXPECT_EQ(plan[s].operations, (std::vector<uint32_t>{s})) << "stage " << s;
+  const StagePlan plan = planStages(*head.model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 6u);
+  for (uint32_t s = 0; s < plan.stages.size(); ++s) {
+    EXPECT_EQ(plan.stages[s].native, s > 0) << "stage " << s;
+    EXPECT_EQ(plan.stages[s].operations, (std::vector<uint32_t>{s})) << "stage " << s;
   }
-  const std::vector<PlannedStage> xnnpackOnly = planStages(*head.model, 0, 1, false);
-  ASSERT_EQ(xnnpackOnly.size(), 1u);
-  EXPECT_FALSE(xnnpackOnly[0].native);
+  const StagePlan xnnpackOnly = planStages(*head.model, 0, 1, false);
+  ASSERT_EQ(xnnpackOnly.stages.size(), 1u);
+  EXPECT_FALSE(xnnpackOnly.stages[0].native);
 
   const std::vector<float> input = test::seededValues(Head::kInput, 4);
   std::vector<std::vector<float>> outputs;
@@ -679,15 +690,15 @@ TEST(NativeStagePlanTest, CutsXnnpackAtEveryNodeBesideANativeStage) {
   const uint32_t narrow = addConv(m, wide, conv("", 32, 64, 16, 1), 5);
   const uint32_t sum = addSum(m, branch, narrow, {1, 32, 32, 16}, ANEURALNETWORKS_FUSED_RELU);
   const std::shared_ptr<const Model> model = m.finish({input}, {sum});
-  const std::vector<PlannedStage> plan = planStages(*model, 0, 1);
-  ASSERT_EQ(plan.size(), 4u);
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 4u);
   const std::vector<std::vector<uint32_t>> expected = {{0}, {1}, {2}, {3}};
-  for (size_t s = 0; s < plan.size(); ++s) {
-    EXPECT_EQ(plan[s].operations, expected[s]) << "stage " << s;
-    EXPECT_EQ(plan[s].native, s == 1) << "stage " << s;
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    EXPECT_EQ(plan.stages[s].operations, expected[s]) << "stage " << s;
+    EXPECT_EQ(plan.stages[s].native, s == 1) << "stage " << s;
   }
-  const std::vector<PlannedStage> xnnpackOnly = planStages(*model, 0, 1, false);
-  ASSERT_EQ(xnnpackOnly.size(), 1u);
+  const StagePlan xnnpackOnly = planStages(*model, 0, 1, false);
+  ASSERT_EQ(xnnpackOnly.stages.size(), 1u);
   const std::vector<float> in = test::seededValues(size_t{32} * 32 * 16, 8);
   std::vector<std::vector<float>> outputs;
   for (const auto& stages : {plan, xnnpackOnly}) {
@@ -709,8 +720,8 @@ TEST(NativeKernelTableTest, ThePlanFollowsTheColumnOfTheDecisionIsa) {
   const std::shared_ptr<const Model> narrow = convModel(depthwise("", 16, 16));
   const NativeIsa code = hostNativeIsa();
   auto nativeStage = [](const Model& model) {
-    const std::vector<PlannedStage> plan = planStages(model, 0, 1);
-    return plan.size() == 1 && plan[0].native;
+    const StagePlan plan = planStages(model, 0, 1);
+    return plan.stages.size() == 1 && plan.stages[0].native;
   };
   for (const auto& [isa, wideNative, narrowNative] :
        {std::tuple{NativeIsa::AVX512, true, true}, std::tuple{NativeIsa::AVX2, false, true},

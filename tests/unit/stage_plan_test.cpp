@@ -22,7 +22,7 @@ std::vector<uint32_t> range(uint32_t first, uint32_t last) {
 
 TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
   const auto model = test::headAndTailModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2);
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2).stages;
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, range(0, 0));
   EXPECT_TRUE(plan[0].threaded);
@@ -33,7 +33,7 @@ TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
 TEST(StagePlanTest, FreeHandOffOrOneThreadMeansOneStage) {
   const auto model = test::headAndTailModel();
   for (const auto& [handOff, threads] : {std::pair{0.0, 2u}, std::pair{3.0, 1u}}) {
-    const std::vector<PlannedStage> plan = planStages(*model, handOff, threads);
+    const std::vector<PlannedStage> plan = planStages(*model, handOff, threads).stages;
     ASSERT_EQ(plan.size(), 1u);
     EXPECT_EQ(plan[0].operations, range(0, 5));
     EXPECT_TRUE(plan[0].threaded);
@@ -52,8 +52,8 @@ TEST(StagePlanTest, MoreThreadsThreadSmallerOperations) {
     x = next;
   }
   const auto model = m.finish({input}, {x});
-  EXPECT_FALSE(planStages(*model, 10.0, 2)[0].threaded);
-  EXPECT_TRUE(planStages(*model, 10.0, 4)[0].threaded);
+  EXPECT_FALSE(planStages(*model, 10.0, 2).stages[0].threaded);
+  EXPECT_TRUE(planStages(*model, 10.0, 4).stages[0].threaded);
 }
 
 TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
@@ -64,7 +64,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
   const uint32_t tanh = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_TANH, {logistic}, {tanh});
   const auto model = m.finish({input}, {tanh});
-  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2);
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2).stages;
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_FALSE(plan[0].threaded);
 }
@@ -74,7 +74,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
 // The float16 filter's CAST is folded: it is in no stage.
 TEST(StagePlanTest, KeepsFusedPadsAndClampsWithTheirConvolutionAndLeavesOutFoldedCasts) {
   const auto model = test::padConvReluModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 8.0, 2);
+  const std::vector<PlannedStage> plan = planStages(*model, 8.0, 2).stages;
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 2, 3}));  // PAD, CONV_2D, RELU
   EXPECT_TRUE(plan[0].threaded);

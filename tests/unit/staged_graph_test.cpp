@@ -27,11 +27,20 @@ Outputs run(StagedGraph& graph, const std::vector<float>& input, bool threaded =
   return outputs;
 }
 
-std::unique_ptr<StagedGraph> compile(std::vector<PlannedStage> plan) {
+// Stages chosen here, with XNNPACK's fusions (none of them native).
+StagePlan xnnpackStages(const Model& model, std::vector<PlannedStage> stages) {
+  return {std::make_shared<const FusionPlan>(model), std::move(stages)};
+}
+
+std::unique_ptr<StagedGraph> compilePlan(StagePlan plan) {
   Result<std::unique_ptr<StagedGraph>> graph =
       StagedGraph::compile(test::headAndTailModel(), std::move(plan), sharedThreadPool(2));
   EXPECT_TRUE(graph.ok()) << (graph.ok() ? "" : graph.error().message);
   return graph.ok() ? std::move(*graph) : nullptr;
+}
+
+std::unique_ptr<StagedGraph> compile(std::vector<PlannedStage> stages) {
+  return compilePlan(xnnpackStages(*test::headAndTailModel(), std::move(stages)));
 }
 
 // Under load a run leaves the pool (cpu_load.h): the XNNPACK stages switch to
@@ -92,7 +101,7 @@ TEST(StagedGraphTest, StagesComputeWhatTheWholePartitionComputes) {
   }
 
   // And the plan the cost model makes.
-  auto planned = compile(planStages(*test::headAndTailModel(), 3.0, 2));
+  auto planned = compilePlan(planStages(*test::headAndTailModel(), 3.0, 2));
   ASSERT_NE(planned, nullptr);
   EXPECT_EQ(planned->stageCount(), 2u);
   const Outputs fromPlan = run(*planned, input);
@@ -124,8 +133,9 @@ TEST(StagedGraphTest, ProfilerTimesEveryOperationOfEveryStage) {
 // the three together and gives the time to the convolution.
 TEST(StagedGraphTest, ProfilerGivesFusedOperationsTimeToTheirNode) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::shared_ptr<const Model> model = test::padConvReluModel();
   Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(
-      test::padConvReluModel(), {{{0, 2, 3, 4, 5, 6, 7, 8}, true}}, sharedThreadPool(2));
+      model, xnnpackStages(*model, {{{0, 2, 3, 4, 5, 6, 7, 8}, true}}), sharedThreadPool(2));
   ASSERT_TRUE(graph.ok()) << graph.error().message;
   Result<std::unique_ptr<OperationProfiler>> profiler = OperationProfiler::create(**graph);
   ASSERT_TRUE(profiler.ok()) << profiler.error().message;

@@ -113,10 +113,10 @@ class CpuDevice final : public Device {
     const uint32_t threads = resolveThreadCount(options.numThreads);
     // One thread: one stage, with no pool.
     const double handOff = handOffMicros();
-    std::vector<PlannedStage> plan = planStages(*model, handOff, threads, nativeKernelsEnabled());
-    logPlan(*model, plan, threads, handOff);
+    StagePlan plan = planStages(*model, handOff, threads, nativeKernelsEnabled());
+    logPlan(*model, plan.stages, threads, handOff);
     const ThreadPool pool = sharedThreadPool(threads);
-    const bool staged = plan.size() > 1;
+    const bool staged = plan.stages.size() > 1;
     Result<std::unique_ptr<StagedGraph>> graph = StagedGraph::compile(model, std::move(plan), pool);
     if (!graph.ok() && staged) {
       // Stages only move work between threads and kernels: the partition

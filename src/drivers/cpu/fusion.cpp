@@ -2,17 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/fusion.h"
 
+#include <algorithm>
+
+#include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/op_lowering.h"
+
 namespace annrt::cpu {
 namespace {
 
 bool isReshape(OperationType type) {
   return type == OperationType::RESHAPE || type == OperationType::SQUEEZE ||
          type == OperationType::EXPAND_DIMS;
-}
-
-bool isClamp(OperationType type) {
-  return type == OperationType::RELU || type == OperationType::RELU1 ||
-         type == OperationType::RELU6;
 }
 
 // Nodes XNNPACK gives an output range, which a following clamp narrows.
@@ -52,18 +52,92 @@ bool isSpatialZeroPad(const Model& model, const Operation& pad) {
          in.dims[0] == out.dims[0] && in.dims[3] == out.dims[3];
 }
 
+// A foldable float16 CAST whose float32 tensor is not a model output (an
+// output is written by a node of its own).
+bool isFoldedHalfCast(const Model& model, const Operation& op) {
+  const std::vector<uint32_t>& outputs = model.main.outputIndexes;
+  return isFoldableHalfCast(model, op) &&
+         std::find(outputs.begin(), outputs.end(), op.outputs[0]) == outputs.end();
+}
+
 }  // namespace
 
-Fusion fusionWithPrevious(const Model& model, const Operation& previous, const Operation& op) {
-  if (isReshape(op.type)) return Fusion::INTO_PREVIOUS;
-  if (isClamp(op.type) && takesClamp(previous.type) && feedsOnly(model, previous, op)) {
-    return Fusion::INTO_PREVIOUS;
+FusionPlan::FusionPlan(const Model& model) {
+  const std::vector<Operation>& operations = model.main.operations;
+  operations_.resize(operations.size());
+  for (uint32_t i = 0; i < operations.size(); ++i) {
+    const Operation& op = operations[i];
+    if (isFoldedHalfCast(model, op)) {
+      operations_[i] = {FusionRole::HALF_CAST, i};
+      continue;
+    }
+    operations_[i] = {FusionRole::NODE, i};
+    if (!staged_.empty()) {
+      // XNNPACK fuses neighbours in execution order, folded casts aside.
+      const uint32_t p = staged_.back();
+      const Operation& previous = operations[p];
+      if (isReshape(op.type)) {
+        operations_[i] = {FusionRole::RESHAPE, operations_[p].node};
+      } else if (reluRange(op.type) && takesClamp(previous.type) &&
+                 feedsOnly(model, previous, op)) {
+        operations_[i] = {FusionRole::CLAMP, operations_[p].node};
+      } else if ((op.type == OperationType::CONV_2D ||
+                  op.type == OperationType::DEPTHWISE_CONV_2D) &&
+                 isSpatialZeroPad(model, previous) && feedsOnly(model, previous, op)) {
+        operations_[p] = {FusionRole::PAD, i};
+      }
+    }
+    staged_.push_back(i);
   }
-  if ((op.type == OperationType::CONV_2D || op.type == OperationType::DEPTHWISE_CONV_2D) &&
-      isSpatialZeroPad(model, previous) && feedsOnly(model, previous, op)) {
-    return Fusion::PREVIOUS_INTO;
+}
+
+void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& native) {
+  for (size_t i = 0; i < staged_.size(); ++i) {
+    const uint32_t op = staged_[i];
+    Folding& folding = operations_[op];
+    if (folding.role == FusionRole::RESHAPE) {
+      // Its node may have changed: a reshape before it became one.
+      const uint32_t previous = staged_[i - 1];
+      folding = native[previous] ? Folding{FusionRole::NODE, op}
+                                 : Folding{FusionRole::RESHAPE, operations_[previous].node};
+    }
+    if (model.main.operations[op].type == OperationType::PAD && native[op] &&
+        i + 1 < staged_.size() && native[staged_[i + 1]]) {
+      folding = {FusionRole::PAD, staged_[i + 1]};
+    }
   }
-  return Fusion::NONE;
+}
+
+bool FusionPlan::onlyAClampFollows(size_t i) const {
+  return !joinsPrevious(i + 1) || role(staged_[i + 1]) == FusionRole::CLAMP;
+}
+
+bool FusionPlan::nativeRunsWhole(size_t i) const {
+  return !joinsPrevious(i) && onlyAClampFollows(i);
+}
+
+std::optional<uint32_t> FusionPlan::nativePad(const Model& model, size_t i) const {
+  if (i == 0 || !onlyAClampFollows(i)) return std::nullopt;
+  const uint32_t previous = staged_[i - 1];
+  if (model.main.operations[previous].type != OperationType::PAD) return std::nullopt;
+  const bool intoConvolution = role(previous) == FusionRole::PAD;
+  const bool intoAdd = model.main.operations[staged_[i]].type == OperationType::ADD;
+  if (!intoConvolution && !intoAdd) return std::nullopt;
+  return previous;
+}
+
+FusionPlan FusionPlan::slice(const std::vector<uint32_t>& operations) const {
+  FusionPlan plan;
+  for (uint32_t k = 0; k < operations.size(); ++k) {
+    Folding folding = operations_[operations[k]];
+    auto node = std::lower_bound(operations.begin(), operations.end(), folding.node);
+    folding.node = node == operations.end() || *node != folding.node
+                       ? kNoNode
+                       : static_cast<uint32_t>(node - operations.begin());
+    plan.operations_.push_back(folding);
+    if (folding.role != FusionRole::HALF_CAST) plan.staged_.push_back(k);
+  }
+  return plan;
 }
 
 }  // namespace annrt::cpu

@@ -109,19 +109,6 @@ bool isFoldableHalfCast(const Model& model, const Operation& op) {
          to.shape.type == OperandType::TENSOR_FLOAT32 && from.shape.dims == to.shape.dims;
 }
 
-std::unordered_map<uint32_t, uint32_t> foldedHalfCasts(const Model& model) {
-  const Subgraph& main = model.main;
-  std::unordered_map<uint32_t, uint32_t> casts;
-  for (uint32_t i = 0; i < main.operations.size(); ++i) {
-    const Operation& op = main.operations[i];
-    if (!isFoldableHalfCast(model, op)) continue;
-    const bool isOutput = std::find(main.outputIndexes.begin(), main.outputIndexes.end(),
-                                    op.outputs[0]) != main.outputIndexes.end();
-    if (!isOutput) casts[op.outputs[0]] = i;
-  }
-  return casts;
-}
-
 LoweringContext::LoweringContext(const Model& model, xnn_subgraph_t subgraph)
     : model_(model), subgraph_(subgraph) {
   for (const Operation& op : model.main.operations) {

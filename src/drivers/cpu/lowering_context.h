@@ -55,13 +55,9 @@ struct LoweredConstants {
 bool isQuantized8(OperandType type);
 
 // A CAST of a constant float16 tensor to float32 (float16 weights), which
-// annrt-cpu folds into the operations reading its output.
+// annrt-cpu folds into the operations reading its output (fusion.h says
+// which are in no stage).
 bool isFoldableHalfCast(const Model& model, const Operation& op);
-
-// The foldable casts whose float32 tensor is not a model output (an output
-// is written by a node of its own), by the operand they produce: they run in
-// no stage of their own but in every stage reading them.
-std::unordered_map<uint32_t, uint32_t> foldedHalfCasts(const Model& model);
 
 class LoweringContext {
  public:

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
 #include <unordered_map>
 
 #include "drivers/cpu/arena_plan.h"
-#include "drivers/cpu/fusion.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -19,40 +19,48 @@ constexpr size_t kAlignFloats = 16;
 }  // namespace
 
 Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
+                                                          const FusionPlan& fusions,
                                                           ThreadPool pool) {
   std::unique_ptr<NativeStage> stage(new NativeStage());
   stage->model_ = std::move(model);
   stage->pool_ = std::move(pool);
   const Subgraph& main = stage->model_->main;
+  ANNRT_CHECK(fusions.operationCount() == main.operations.size(),
+              "annrt-cpu: a fusion plan of {} operations for a stage of {}",
+              fusions.operationCount(), main.operations.size());
   LoweringContext context(*stage->model_, nullptr);
-  const Operation* previous = nullptr;  // the last operation of the last step
-  const Operation* pad = nullptr;       // a PAD the next convolution folds in
-  for (size_t i = 0; i < main.operations.size(); ++i) {
+  uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
+  std::optional<uint32_t> pad;              // a PAD the next node folds in
+  for (uint32_t i = 0; i < main.operations.size(); ++i) {
     const Operation& op = main.operations[i];
-    if (context.isFoldedCast(op)) continue;
-    const Fusion fusion =
-        previous != nullptr ? fusionWithPrevious(*stage->model_, *previous, op) : Fusion::NONE;
-    if (fusion == Fusion::INTO_PREVIOUS) {
-      if (auto clamp = reluRange(op.type)) {
-        stage->steps_.back().kernel->foldClamp(*clamp, op.outputs[0]);
-        previous = &op;
-        continue;
-      }
-    }
-    previous = &op;
-    if (pad == nullptr && op.type == OperationType::PAD) {
-      pad = &op;  // folded into the next operation, or an error
+    const FusionRole role = fusions.role(i);
+    if (role == FusionRole::HALF_CAST) continue;
+    ANNRT_CPU_REQUIRE(fusions.node(i) != FusionPlan::kNoNode,
+                      "annrt-cpu: operation {} ({}) folds into an operation of another stage", i,
+                      operationTypeName(op.type));
+    if (role == FusionRole::CLAMP) {
+      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode,
+                        "annrt-cpu: operation {} ({}) folds into no kernel before it", i,
+                        operationTypeName(op.type));
+      stage->steps_.back().kernel->foldClamp(*reluRange(op.type), op.outputs[0]);
       continue;
     }
-    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, pad);
-    pad = nullptr;
+    if (role == FusionRole::PAD) {
+      pad = i;
+      continue;
+    }
+    ANNRT_CPU_REQUIRE(!pad || fusions.node(*pad) == i,
+                      "annrt-cpu: the PAD, operation {}, does not fold into operation {}", *pad, i);
+    Result<std::unique_ptr<NativeKernel>> kernel =
+        makeNativeKernel(context, op, pad ? &main.operations[*pad] : nullptr);
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
     }
     stage->steps_.push_back({std::move(*kernel), {}, {}, {}});
+    lastNode = i;
+    pad.reset();
   }
-  ANNRT_CPU_REQUIRE(pad == nullptr, "annrt-cpu: no convolution folds the last PAD in");
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());

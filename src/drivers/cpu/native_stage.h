@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A stage of a staged partition run on annrt-cpu's own kernels
-// (native_kernel.h), one per operation in order; a clamp XNNPACK would fold
-// into an operation (fusion.h) is folded into its kernel, and a PAD into the
-// kernel of the operation after it (makeNativeKernel). Tensors made and
+// (native_kernel.h), one per node of its fusion plan (fusion.h) in order: a
+// clamp folded into a node is folded into its kernel, a PAD into the kernel
+// of the node after it (makeNativeKernel). Tensors made and
 // used inside the stage live in one arena sized at compile time, where
 // tensors whose lifetimes do not overlap share space.
 #pragma once
@@ -14,6 +14,7 @@
 
 #include "common/model.h"
 #include "drivers/cpu/arena_plan.h"
+#include "drivers/cpu/fusion.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/stage_executable.h"
 #include "drivers/cpu/thread_pool.h"
@@ -22,10 +23,12 @@ namespace annrt::cpu {
 
 class NativeStage final : public StageExecutable {
  public:
-  // Every operation of `model` (folded float16 casts aside) must have a
-  // native kernel; OP_FAILED names the first that has none.
+  // `fusions`: the plan of `model` (FusionPlan::slice of the partition's,
+  // its native folds included). Every node must have a native kernel, and
+  // what folds into it must be in the stage; OP_FAILED names the first
+  // operation that breaks this.
   static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
-                                                      ThreadPool pool);
+                                                      const FusionPlan& fusions, ThreadPool pool);
 
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded) override;

@@ -7,11 +7,11 @@
 // profiled execution) and times each. Kernels and threads are the ones the
 // operation's stage uses, so the per-operation times add up to about the
 // partition's time; what they cannot show is the memory traffic saved between
-// operations of one runtime. Operations XNNPACK fuses (fusion.h) share a stage
-// and their time goes to the node they become (a PAD's and a RELU's to their
-// convolution; they read 0), as do folded float16-weight CASTs (folded into
-// the operations reading them, as in the partition) and the PADs annrt-cpu's
-// own kernels fold in (native_stage.h).
+// operations of one runtime. The partition's fusion plan (fusion.h) groups
+// them: operations folded into a node share its stage and their time goes to
+// the node (a PAD's and a RELU's to their convolution or ADD, XNNPACK's or
+// annrt-cpu's own; they read 0), as do folded float16-weight CASTs (folded
+// into the operations reading them, as in the partition).
 #pragma once
 
 #include <memory>

@@ -5,79 +5,37 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <unordered_set>
+#include <optional>
 
-#include "drivers/cpu/fusion.h"
 #include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/native_kernel.h"
-#include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
 namespace {
 
-// The operations stages are made of: all but the folded float16 casts.
-std::vector<uint32_t> stagedOperations(const Model& model) {
-  std::unordered_set<uint32_t> folded;
-  for (const auto& [output, cast] : foldedHalfCasts(model)) folded.insert(cast);
-  std::vector<uint32_t> operations;
-  for (uint32_t i = 0; i < model.main.operations.size(); ++i) {
-    if (!folded.count(i)) operations.push_back(i);
-  }
-  return operations;
-}
-
 constexpr size_t kSerial = 0, kThreaded = 1;
 constexpr size_t kMaxNativeGap = 2;
-// fusion[i]: how operations[i] joins operations[i - 1] (NONE for the first,
-// and for the one past the end).
-std::vector<Fusion> fusions(const Model& model, const std::vector<uint32_t>& operations) {
-  std::vector<Fusion> fusion(operations.size() + 1, Fusion::NONE);
-  for (size_t i = 1; i < operations.size(); ++i) {
-    fusion[i] = fusionWithPrevious(model, model.main.operations[operations[i - 1]],
-                                   model.main.operations[operations[i]]);
-  }
-  return fusion;
-}
 
-// Which operations run on annrt-cpu's own kernels: those they are preferred
-// for, and gaps of up to kMaxNativeGap operations between two of those that
-// have a native kernel too (which would otherwise cut the stage into three).
-// A clamp XNNPACK would fold into a native operation, or a PAD into a native
-// convolution, is folded into its kernel instead (native_stage.h); no other
-// fusion is split.
-std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_t>& operations,
-                                   const std::vector<Fusion>& fusion) {
+// Which staged operations (plan.staged()) run on annrt-cpu's own kernels:
+// those they are preferred for, and gaps of up to kMaxNativeGap operations
+// between two of those that have a native kernel too (which would otherwise
+// cut the stage into three). A clamp XNNPACK would fold into a native
+// operation is folded into its kernel instead, as is a PAD before a native
+// convolution or ADD (FusionPlan::nativePad); no other fusion is split.
+std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
   LoweringContext context(model, nullptr);
+  const std::vector<uint32_t>& operations = plan.staged();
   const size_t n = operations.size();
-  auto clampOfPrevious = [&](size_t i) {
-    return fusion[i] == Fusion::INTO_PREVIOUS &&
-           reluRange(model.main.operations[operations[i]].type).has_value();
-  };
-  // Nothing folds into operation i, and only a clamp follows folded.
-  auto standalone = [&](size_t i) {
-    return fusion[i] == Fusion::NONE && (fusion[i + 1] == Fusion::NONE || clampOfPrevious(i + 1));
-  };
-  // The PAD right before operation i that its kernel may fold in (a spatial
-  // one into a convolution, fusion.h, or one along the channels into an
-  // ADD; the kernel checks the rest), itself fused with nothing.
-  auto padOf = [&](size_t i) -> const Operation* {
-    if (i == 0 || fusion[i - 1] != Fusion::NONE) return nullptr;
-    const Operation& previous = model.main.operations[operations[i - 1]];
-    const bool intoConvolution = fusion[i] == Fusion::PREVIOUS_INTO;
-    const bool intoAdd = fusion[i] == Fusion::NONE &&
-                         model.main.operations[operations[i]].type == OperationType::ADD;
-    if (previous.type != OperationType::PAD || !(intoConvolution || intoAdd)) return nullptr;
-    if (fusion[i + 1] != Fusion::NONE && !clampOfPrevious(i + 1)) return nullptr;
-    return &previous;
-  };
+  auto clamp = [&](size_t i) { return plan.role(operations[i]) == FusionRole::CLAMP; };
   std::vector<bool> native(n, false);
   std::vector<bool> padded(n, false);  // operation i takes in the PAD before it
   for (size_t i = 0; i < n; ++i) {
     const Operation& op = model.main.operations[operations[i]];
-    const Operation* pad = padOf(i);
-    native[i] = (standalone(i) || pad != nullptr) && nativeKernelPreferred(context, op, pad);
-    padded[i] = native[i] && pad != nullptr;
+    const std::optional<uint32_t> pad = plan.nativePad(model, i);
+    native[i] = (plan.nativeRunsWhole(i) || pad) &&
+                nativeKernelPreferred(context, op, pad ? &model.main.operations[*pad] : nullptr);
+    padded[i] = native[i] && pad;
   }
   size_t last = n;  // the last preferred operation seen
   for (size_t i = 0; i < n; ++i) {
@@ -86,27 +44,25 @@ std::vector<bool> nativeOperations(const Model& model, const std::vector<uint32_
     if (last < n && first > last && first - last - 1 <= kMaxNativeGap) {
       bool fill = true;
       for (size_t j = last + 1; j < first && fill; ++j) {
-        fill =
-            clampOfPrevious(j) ||
-            (standalone(j) && nativeKernelAvailable(context, model.main.operations[operations[j]]));
+        fill = clamp(j) || (plan.nativeRunsWhole(j) &&
+                            nativeKernelAvailable(context, model.main.operations[operations[j]]));
       }
       for (size_t j = last + 1; j < first && fill; ++j) native[j] = true;
     }
     if (padded[i]) native[i - 1] = true;
     last = i;
   }
-  for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clampOfPrevious(i));
+  for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clamp(i));
   return native;
 }
 
-// Whether each operation is threaded in the cheapest plan: a two-state
-// shortest path over the operations, where changing state (a cut) costs
-// kCutMicros and is allowed only where it splits no fusion (`fusion` as
-// fusions() gives it).
-std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint32_t>& operations,
-                                     const std::vector<Fusion>& fusion, double handOffMicros,
-                                     uint32_t threads) {
+// Whether each staged operation is threaded in the cheapest plan: a
+// two-state shortest path over the operations, where changing state (a cut)
+// costs kCutMicros and is allowed only between nodes.
+std::vector<bool> cheapestAssignment(const Model& model, const FusionPlan& plan,
+                                     double handOffMicros, uint32_t threads) {
   const double threadedShare = 1.0 / (threads * kThreadEfficiency);
+  const std::vector<uint32_t>& operations = plan.staged();
   const size_t n = operations.size();
   constexpr double kNever = std::numeric_limits<double>::infinity();
   std::vector<std::array<double, 2>> best(n);
@@ -114,13 +70,12 @@ std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint3
   for (size_t i = 0; i < n; ++i) {
     const Operation& op = model.main.operations[operations[i]];
     // Fused operations cost nothing of their own; their node is timed whole.
-    const bool absorbed =
-        fusion[i] == Fusion::INTO_PREVIOUS || fusion[i + 1] == Fusion::PREVIOUS_INTO;
+    const bool absorbed = plan.node(operations[i]) != operations[i];
     const double serial = absorbed ? 0 : operationMicros(model, op);
     const bool node = !absorbed && operationMflop(model, op) > 0;
     const std::array<double, 2> cost = {serial,
                                         node ? serial * threadedShare + handOffMicros : serial};
-    const bool canCut = i > 0 && fusion[i] == Fusion::NONE;
+    const bool canCut = i > 0 && !plan.joinsPrevious(i);
     for (size_t state : {kSerial, kThreaded}) {
       if (i == 0) {
         best[i][state] = cost[state];
@@ -144,17 +99,22 @@ std::vector<bool> cheapestAssignment(const Model& model, const std::vector<uint3
 
 }  // namespace
 
-std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads,
-                                     bool nativeKernels) {
-  const std::vector<uint32_t> operations = stagedOperations(model);
-  if (operations.empty()) return {};
-  const std::vector<Fusion> fusion = fusions(model, operations);
+StagePlan planStages(const Model& model, double handOffMicros, uint32_t threads,
+                     bool nativeKernels) {
+  auto fusions = std::make_shared<FusionPlan>(model);
+  const std::vector<uint32_t>& operations = fusions->staged();
+  if (operations.empty()) return {std::move(fusions), {}};
+  // Threads and native kernels are chosen by XNNPACK's fusions; the stages
+  // are then cut by the fusions with the native kernels' folds.
   std::vector<bool> threaded(operations.size(), true);
   if (handOffMicros > 0 && threads > 1) {
-    threaded = cheapestAssignment(model, operations, fusion, handOffMicros, threads);
+    threaded = cheapestAssignment(model, *fusions, handOffMicros, threads);
   }
   std::vector<bool> native(operations.size(), false);
-  if (nativeKernels) native = nativeOperations(model, operations, fusion);
+  if (nativeKernels) native = nativeOperations(model, *fusions);
+  std::vector<bool> nativeOperation(model.main.operations.size(), false);
+  for (size_t i = 0; i < operations.size(); ++i) nativeOperation[operations[i]] = native[i];
+  fusions->foldIntoNative(model, nativeOperation);
   const bool nodeStages = std::find(native.begin(), native.end(), true) != native.end();
   std::vector<PlannedStage> stages;
   for (size_t i = 0; i < operations.size(); ++i) {
@@ -163,16 +123,14 @@ std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, u
     // kernels, and those added up beside the staged graph's one arena
     // (face_detection_full_range 13 -> 17.6 MB once 1x1 convolutions ran
     // between depthwise ones).
-    const bool foldedPad = i > 0 && native[i - 1] &&
-                           model.main.operations[operations[i - 1]].type == OperationType::PAD;
-    const bool node = nodeStages && fusion[i] == Fusion::NONE && !foldedPad;
+    const bool node = nodeStages && !fusions->joinsPrevious(i);
     if (stages.empty() || stages.back().threaded != threaded[i] ||
         stages.back().native != native[i] || node) {
       stages.push_back({{}, threaded[i], native[i]});
     }
     stages.back().operations.push_back(operations[i]);
   }
-  return stages;
+  return {std::move(fusions), std::move(stages)};
 }
 
 }  // namespace annrt::cpu

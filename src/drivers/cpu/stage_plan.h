@@ -24,19 +24,29 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "common/model.h"
+#include "drivers/cpu/fusion.h"
 
 namespace annrt::cpu {
 
 struct PlannedStage {
   // Main-model operation indexes, in execution order. Folded float16 CASTs
-  // are in no stage: every stage reading one folds it.
+  // (FusionRole::HALF_CAST) are in no stage: every stage reading one folds
+  // it.
   std::vector<uint32_t> operations;
   bool threaded = false;
   // Run on annrt-cpu's own kernels (native_kernel.h) instead of XNNPACK.
   bool native = false;
+};
+
+// The stages, with the fusions they were planned by (their native folds
+// included), which the stages' kernels and the profiler follow.
+struct StagePlan {
+  std::shared_ptr<const FusionPlan> fusions;
+  std::vector<PlannedStage> stages;
 };
 
 inline constexpr double kThreadEfficiency = 0.9;  // 2 threads: 0.55 of the time
@@ -47,7 +57,7 @@ inline constexpr double kCutMicros = 10;
 // no operation runs better on annrt-cpu's own kernels (native_kernel.h, only
 // looked for with `nativeKernels`): runs of those are stages of their own,
 // and every XNNPACK node beside them too.
-std::vector<PlannedStage> planStages(const Model& model, double handOffMicros, uint32_t threads,
-                                     bool nativeKernels = true);
+StagePlan planStages(const Model& model, double handOffMicros, uint32_t threads,
+                     bool nativeKernels = true);
 
 }  // namespace annrt::cpu

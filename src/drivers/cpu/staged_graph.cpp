@@ -9,21 +9,22 @@
 
 #include "common/device.h"
 #include "common/submodel.h"
-#include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/native_stage.h"
 
 namespace annrt::cpu {
 namespace {
 
-// paddedInputs[i]: XNN_EXTRA_BYTES past the end of input i may be read.
+// `fusions`: the plan of `model`. paddedInputs[i]: XNN_EXTRA_BYTES past the
+// end of input i may be read.
 Result<std::unique_ptr<StageExecutable>> compileStage(std::shared_ptr<const Model> model,
                                                       const PlannedStage& plan,
+                                                      const FusionPlan& fusions,
                                                       const ThreadPool& pool,
                                                       std::vector<bool> paddedInputs = {}) {
   ThreadPool stagePool = plan.threaded ? pool : nullptr;
   if (plan.native) {
     ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> stage,
-                           NativeStage::compile(std::move(model), std::move(stagePool)));
+                           NativeStage::compile(std::move(model), fusions, std::move(stagePool)));
     return std::unique_ptr<StageExecutable>(std::move(stage));
   }
   ANNRT_ASSIGN_OR_RETURN(
@@ -35,16 +36,22 @@ Result<std::unique_ptr<StageExecutable>> compileStage(std::shared_ptr<const Mode
 }  // namespace
 
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
-                                                          std::vector<PlannedStage> plan,
+                                                          StagePlan stagePlan,
                                                           const ThreadPool& pool) {
+  std::vector<PlannedStage>& plan = stagePlan.stages;
   ANNRT_CHECK(!plan.empty(), "annrt-cpu: no stage to compile");
+  ANNRT_CHECK(stagePlan.fusions != nullptr &&
+                  stagePlan.fusions->operationCount() == model->main.operations.size(),
+              "annrt-cpu: no fusion plan of the partition's operations");
   std::unique_ptr<StagedGraph> graph(new StagedGraph());
   graph->model_ = std::move(model);
+  graph->fusions_ = std::move(stagePlan.fusions);
   graph->pool_ = pool;
   const Model& whole = *graph->model_;
   if (plan.size() == 1) {
     Stage stage{std::move(plan.front()), nullptr, {}, {}, {}, {}};
-    ANNRT_ASSIGN_OR_RETURN(stage.graph, compileStage(graph->model_, stage.plan, pool));
+    ANNRT_ASSIGN_OR_RETURN(stage.graph,
+                           compileStage(graph->model_, stage.plan, *graph->fusions_, pool));
     for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
       stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
     }
@@ -63,7 +70,12 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   for (size_t s = 0; s < plan.size(); ++s) {
     for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(s);
   }
-  const std::unordered_map<uint32_t, uint32_t> casts = foldedHalfCasts(whole);
+  std::unordered_map<uint32_t, uint32_t> casts;
+  for (uint32_t op = 0; op < whole.main.operations.size(); ++op) {
+    if (graph->fusions_->role(op) == FusionRole::HALF_CAST) {
+      casts[whole.main.operations[op].outputs[0]] = op;
+    }
+  }
   for (size_t s = 0; s < plan.size(); ++s) {
     std::vector<bool> readOutside(whole.main.operands.size(), false);
     for (size_t op = 0; op < whole.main.operations.size(); ++op) {
@@ -98,7 +110,7 @@ Result<void> StagedGraph::addStage(PlannedStage plan,
     if (padded.back()) intermediates_[reads.back().index].last = index;
   }
   Result<std::unique_ptr<StageExecutable>> compiled =
-      compileStage(submodel.model, plan, pool, std::move(padded));
+      compileStage(submodel.model, plan, fusions_->slice(operations), pool, std::move(padded));
   if (!compiled.ok()) {
     return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}",
                      stages_.size(), plan.operations.front(), plan.operations.back(),

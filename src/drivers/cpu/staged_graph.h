@@ -24,14 +24,15 @@ namespace annrt::cpu {
 
 class StagedGraph {
  public:
-  // Threaded stages run on `pool`, the others on the calling thread.
+  // Threaded stages run on `pool`, the others on the calling thread; native
+  // stages fold what plan.fusions says.
   static Result<std::unique_ptr<StagedGraph>> compile(std::shared_ptr<const Model> model,
-                                                      std::vector<PlannedStage> plan,
-                                                      const ThreadPool& pool);
+                                                      StagePlan plan, const ThreadPool& pool);
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
   const ThreadPool& pool() const { return pool_; }
+  const std::shared_ptr<const FusionPlan>& fusions() const { return fusions_; }
   size_t stageCount() const { return stages_.size(); }
   const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
 
@@ -56,13 +57,15 @@ class StagedGraph {
   };
 
   StagedGraph() = default;
-  // `casts`: foldedHalfCasts of the model, folded into each stage reading them.
+  // `casts`: the HALF_CASTs by the operand they write, folded into each
+  // stage reading them.
   Result<void> addStage(PlannedStage plan, const std::unordered_map<uint32_t, uint32_t>& casts,
                         const std::vector<bool>& readOutside, const ThreadPool& pool);
   Slot slotOf(uint32_t operand);
   Result<void> allocateIntermediates();
 
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<const FusionPlan> fusions_;
   ThreadPool pool_;
   std::vector<Stage> stages_;
   std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them

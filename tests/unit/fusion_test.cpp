@@ -1,0 +1,190 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// annrt-cpu's fusion plan: the role of each operation and the node it
+// belongs to, XNNPACK's fusions and then the folds of its own kernels.
+#include "drivers/cpu/fusion.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cpu_test_models.h"
+
+namespace annrt::cpu {
+namespace {
+
+using test::InternalModel;
+
+constexpr uint32_t kDims = 8;  // [1, 8, 8, 8] tensors
+
+// A 3x3 CONV_2D of `input` to [1, 8, 8, 8]: SAME on an 8x8x8 input, VALID
+// on a 10x10x8 one (`padded` by 1 on each side).
+uint32_t addConv(InternalModel& m, uint32_t input, bool padded = false) {
+  const int32_t padding = padded ? ANEURALNETWORKS_PADDING_VALID : ANEURALNETWORKS_PADDING_SAME;
+  return test::addConv(m, input, m.constant({8, 3, 3, 8}, test::seededValues(8 * 9 * 8, 1)),
+                       {1, kDims, kDims, 8}, padding, ANEURALNETWORKS_FUSED_NONE);
+}
+
+uint32_t addUnary(InternalModel& m, ANeuralNetworksOperationType type, uint32_t input) {
+  const uint32_t output = m.tensor({1, kDims, kDims, 8});
+  m.operation(type, {input}, {output});
+  return output;
+}
+
+uint32_t addSum(InternalModel& m, uint32_t a, uint32_t b) {
+  const uint32_t sum = m.tensor({1, kDims, kDims, 8});
+  m.operation(ANEURALNETWORKS_ADD, {a, b, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+  return sum;
+}
+
+constexpr FusionRole NODE = FusionRole::NODE, CLAMP = FusionRole::CLAMP,
+                     RESHAPE = FusionRole::RESHAPE, PAD = FusionRole::PAD,
+                     HALF_CAST = FusionRole::HALF_CAST;
+
+struct Folding {
+  FusionRole role;
+  uint32_t node;
+};
+
+// The role and node of every operation, in order.
+void expectFoldings(const FusionPlan& plan, const std::vector<Folding>& expected) {
+  ASSERT_EQ(plan.operationCount(), expected.size());
+  for (uint32_t op = 0; op < expected.size(); ++op) {
+    EXPECT_EQ(plan.role(op), expected[op].role) << "operation " << op;
+    EXPECT_EQ(plan.node(op), expected[op].node) << "operation " << op;
+  }
+}
+
+std::vector<bool> nativeOnly(const Model& model, std::initializer_list<uint32_t> operations) {
+  std::vector<bool> native(model.main.operations.size(), false);
+  for (uint32_t op : operations) native[op] = true;
+  return native;
+}
+
+TEST(FusionPlanTest, FoldsAClampIntoTheNodeBeforeIt) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, kDims, kDims, 8});
+  const uint32_t clamped = addUnary(m, ANEURALNETWORKS_RELU6, addConv(m, input));
+  const auto model = m.finish({input}, {addUnary(m, ANEURALNETWORKS_LOGISTIC, clamped)});
+  const FusionPlan plan(*model);
+  // XNNPACK gives a LOGISTIC no output range: a clamp after it stays a node.
+  expectFoldings(plan, {{NODE, 0}, {CLAMP, 0}, {NODE, 2}});
+  EXPECT_EQ(plan.staged(), (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_FALSE(plan.joinsPrevious(0));
+  EXPECT_TRUE(plan.joinsPrevious(1));
+  EXPECT_FALSE(plan.joinsPrevious(2));
+  EXPECT_TRUE(plan.nativeRunsWhole(0)) << "a kernel folds the clamp in";
+}
+
+TEST(FusionPlanTest, LeavesAClampOfAnOutputReadTwiceAlone) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, kDims, kDims, 8});
+  const uint32_t convolved = addConv(m, input);
+  const uint32_t clamped = addUnary(m, ANEURALNETWORKS_RELU, convolved);
+  const auto model = m.finish({input}, {addSum(m, clamped, convolved)});
+  const FusionPlan plan(*model);
+  expectFoldings(plan, {{NODE, 0}, {NODE, 1}, {NODE, 2}});
+  EXPECT_FALSE(plan.joinsPrevious(1));
+}
+
+TEST(FusionPlanTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, kDims, kDims, 8});
+  const uint32_t padded = test::addPad(m, input, {1, kDims, kDims, 8}, {0, 0, 1, 1, 1, 1, 0, 0});
+  const uint32_t convolved = addConv(m, padded, true);
+  const auto model = m.finish({input}, {addUnary(m, ANEURALNETWORKS_RELU, convolved)});
+  const FusionPlan plan(*model);
+  expectFoldings(plan, {{PAD, 1}, {NODE, 1}, {CLAMP, 1}});
+  EXPECT_TRUE(plan.joinsPrevious(1));
+  EXPECT_FALSE(plan.nativeRunsWhole(1)) << "the PAD joins it from before";
+  EXPECT_EQ(plan.nativePad(*model, 1), std::optional<uint32_t>(0));
+}
+
+// A PAD along the channels of [1, 8, 8, 4] to 8, added to a convolution, then
+// RELU: XNNPACK fuses only the RELU; a native ADD takes the PAD in.
+TEST(FusionPlanTest, FoldsAPadIntoANativeAddOnly) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, kDims, kDims, 8});
+  const uint32_t convolved = addConv(m, input);
+  const uint32_t narrow = m.tensor({1, kDims, kDims, 4});
+  const uint32_t padded = test::addPad(m, narrow, {1, kDims, kDims, 4}, {0, 0, 0, 0, 0, 0, 0, 4});
+  const uint32_t sum = addSum(m, padded, convolved);
+  const auto model = m.finish({input, narrow}, {addUnary(m, ANEURALNETWORKS_RELU, sum)});
+  FusionPlan plan(*model);
+  expectFoldings(plan, {{NODE, 0}, {NODE, 1}, {NODE, 2}, {CLAMP, 2}});
+  EXPECT_EQ(plan.nativePad(*model, 2), std::optional<uint32_t>(1));
+  EXPECT_EQ(plan.nativePad(*model, 1), std::nullopt);
+
+  // The ADD native without its PAD: nothing more folds.
+  FusionPlan addAlone(*model);
+  addAlone.foldIntoNative(*model, nativeOnly(*model, {2, 3}));
+  expectFoldings(addAlone, {{NODE, 0}, {NODE, 1}, {NODE, 2}, {CLAMP, 2}});
+
+  plan.foldIntoNative(*model, nativeOnly(*model, {1, 2, 3}));
+  expectFoldings(plan, {{NODE, 0}, {PAD, 2}, {NODE, 2}, {CLAMP, 2}});
+  EXPECT_FALSE(plan.joinsPrevious(1));
+  EXPECT_TRUE(plan.joinsPrevious(2));
+}
+
+uint32_t addReshape(InternalModel& m, uint32_t input, const std::vector<uint32_t>& dims) {
+  const uint32_t output = m.tensor(dims);
+  std::vector<uint8_t> bytes(dims.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), dims.data(), bytes.size());  // small non-negative: int32 bytes
+  const auto rank = static_cast<uint32_t>(dims.size());
+  m.operation(ANEURALNETWORKS_RESHAPE,
+              {input, m.constantBytes({rank}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {output});
+  return output;
+}
+
+// A reshape is no node: it goes with the node before it, unless there is
+// none or that is a native kernel (which cannot pass it through).
+TEST(FusionPlanTest, GivesAReshapeToTheNodeBeforeIt) {
+  InternalModel m;
+  const std::vector<uint32_t> image = {1, kDims, kDims, 8}, flat = {kDims * kDims * 8};
+  const uint32_t input = m.tensor(image);
+  const uint32_t back = addReshape(m, addReshape(m, input, flat), image);
+  const uint32_t clamped = addUnary(m, ANEURALNETWORKS_RELU, addConv(m, back));
+  const auto model = m.finish({input}, {addReshape(m, addReshape(m, clamped, flat), image)});
+  FusionPlan plan(*model);
+  expectFoldings(plan,
+                 {{NODE, 0}, {RESHAPE, 0}, {NODE, 2}, {CLAMP, 2}, {RESHAPE, 2}, {RESHAPE, 2}});
+  EXPECT_TRUE(plan.joinsPrevious(1));
+  EXPECT_FALSE(plan.joinsPrevious(2));
+  EXPECT_TRUE(plan.joinsPrevious(4));
+
+  plan.foldIntoNative(*model, nativeOnly(*model, {2, 3}));
+  expectFoldings(plan, {{NODE, 0}, {RESHAPE, 0}, {NODE, 2}, {CLAMP, 2}, {NODE, 4}, {RESHAPE, 4}});
+  EXPECT_FALSE(plan.joinsPrevious(4));
+  EXPECT_TRUE(plan.joinsPrevious(5));
+}
+
+// padConvReluModel: 0 PAD, 1 CAST of float16 weights, 2 CONV_2D, 3 RELU,
+// 4 MAX_POOL_2D, 5-8 LOGISTIC and TANH.
+TEST(FusionPlanTest, LeavesFoldedCastsOutAndFusesAcrossThem) {
+  const auto model = test::padConvReluModel();
+  const FusionPlan plan(*model);
+  expectFoldings(plan, {{PAD, 2},
+                        {HALF_CAST, 1},
+                        {NODE, 2},
+                        {CLAMP, 2},
+                        {NODE, 4},
+                        {NODE, 5},
+                        {NODE, 6},
+                        {NODE, 7},
+                        {NODE, 8}});
+  EXPECT_EQ(plan.staged(), (std::vector<uint32_t>{0, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_TRUE(plan.joinsPrevious(1)) << "the convolution, after the PAD";
+}
+
+TEST(FusionPlanTest, SlicesAStageWithItsNodesRenumbered) {
+  const auto model = test::padConvReluModel();
+  const FusionPlan plan(*model);
+  const FusionPlan stage = plan.slice({0, 1, 2, 3});
+  expectFoldings(stage, {{PAD, 2}, {HALF_CAST, 1}, {NODE, 2}, {CLAMP, 2}});
+  EXPECT_EQ(stage.staged(), (std::vector<uint32_t>{0, 2, 3}));
+  expectFoldings(plan.slice({3, 4}), {{CLAMP, FusionPlan::kNoNode}, {NODE, 1}});
+}
+
+}  // namespace
+}  // namespace annrt::cpu
