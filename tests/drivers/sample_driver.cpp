@@ -7,11 +7,15 @@
 //   sample-quant       operations on quantized tensors only; claims 2x speed
 //   sample-failing     claims every operation at 10x speed and fails on purpose:
 //                      ANNRT_SAMPLE_FAILING_MODE=compile (default) | execute | output-size
+//                      | execute-once (the first execution only; firstExecution)
 // ANNRT_SAMPLE_FEATURE_LEVEL, if set, is the feature level code every sample
 // reports (a device newer than the runtime, whose level the runtime caps).
 // They compute with the reference kernels, so results are real.
 #include <annrt/driver.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -75,6 +79,21 @@ std::string failingMode() {
   return mode && *mode ? mode : "compile";
 }
 
+// execute-once: whether this execution is the first, which fails. Across
+// processes when ANNRT_SAMPLE_FAILING_ONCE_FILE names a file the first one
+// creates (annrt-cts reruns a failed case in a fresh worker), else per process.
+bool firstExecution() {
+  const char* path = std::getenv("ANNRT_SAMPLE_FAILING_ONCE_FILE");
+  if (path != nullptr && *path != '\0') {
+    const int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    close(fd);
+    return true;
+  }
+  static std::atomic<bool> executed{false};
+  return !executed.exchange(true);
+}
+
 // Wraps a reference prepared model; the failing sample breaks it on purpose.
 class SamplePreparedModel final : public PreparedModel {
  public:
@@ -83,6 +102,9 @@ class SamplePreparedModel final : public PreparedModel {
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override {
     if (kKind == Kind::FAILING && failingMode() == "execute") {
       return {ErrorCode::OP_FAILED, "execution fails on purpose", {}, {}, {}};
+    }
+    if (kKind == Kind::FAILING && failingMode() == "execute-once" && firstExecution()) {
+      return {ErrorCode::OP_FAILED, "the first execution fails on purpose", {}, {}, {}};
     }
     if (kKind == Kind::FAILING && failingMode() == "output-size") {
       ExecutionOutcome outcome{

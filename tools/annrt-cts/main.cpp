@@ -387,9 +387,11 @@ nlohmann::json number(double value) {
   return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
 }
 
+// `flaky`: the first failure of each case that passed when run again.
 bool writeReport(const std::string& path, const Config& config, const WorkerHello& hello,
                  const std::vector<TestCase>& cases, const std::vector<Job>& jobs,
-                 const std::vector<CaseResult>& results) {
+                 const std::vector<CaseResult>& results,
+                 const std::map<size_t, std::string>& flaky) {
   using nlohmann::json;
   json report;
   report["vectors"] = config.vectors;
@@ -423,6 +425,8 @@ bool writeReport(const std::string& path, const Config& config, const WorkerHell
                            {"actual", number(m.actual)},
                            {"tolerance", number(m.tolerance)}};
     }
+    if (auto first = flaky.find(i); first != flaky.end())
+      entry["flakyFirstFailure"] = first->second;
     entries.push_back(std::move(entry));
   }
   report["summary"] = {
@@ -501,18 +505,22 @@ bool runJobs(bool noFork, size_t count, const WorkerCallbacks& callbacks,
 }
 
 // A listed case that failed runs once more in a fresh worker, alone. One that
-// passes then is reported as flaky with its first failure, so the log keeps
-// the evidence; one that fails again is a regression.
-void rerunRegressions(const std::set<std::string>& expected, const std::vector<Job>& jobs,
-                      const WorkerCallbacks& callbacks, PoolOptions poolOptions, bool noFork,
-                      std::vector<CaseResult>* results) {
+// passes then takes that result and is printed as flaky with its first
+// failure, so the log and the report keep the evidence (returned by case);
+// one that fails again is a regression.
+std::map<size_t, std::string> rerunRegressions(const std::set<std::string>& expected,
+                                               const std::vector<Job>& jobs,
+                                               const WorkerCallbacks& callbacks,
+                                               PoolOptions poolOptions, bool noFork,
+                                               std::vector<CaseResult>* results) {
+  std::map<size_t, std::string> flaky;
   std::vector<size_t> again;
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (expected.count(jobs[i].name) > 0 && (*results)[i].status != Status::kPassed) {
       again.push_back(i);
     }
   }
-  if (again.empty()) return;
+  if (again.empty()) return flaky;
   WorkerCallbacks rerun = callbacks;
   rerun.runJob = [&](size_t index, std::function<void(bool)> onCompute) {
     return callbacks.runJob(again[index], std::move(onCompute));
@@ -521,13 +529,15 @@ void rerunRegressions(const std::set<std::string>& expected, const std::vector<J
   poolOptions.onResult = nullptr;
   WorkerHello hello;
   std::vector<CaseResult> second;
-  if (!runJobs(noFork, again.size(), rerun, poolOptions, &hello, &second)) return;
+  if (!runJobs(noFork, again.size(), rerun, poolOptions, &hello, &second)) return flaky;
   for (size_t k = 0; k < again.size(); ++k) {
     if (second[k].status != Status::kPassed) continue;
     const size_t i = again[k];
-    fmt::print("FLAKY {}; passed when run again\n", regressionLine(jobs[i], (*results)[i]));
+    flaky[i] = regressionLine(jobs[i], (*results)[i]);
+    fmt::print("FLAKY {}; passed when run again\n", flaky[i]);
     (*results)[i] = second[k];
   }
+  return flaky;
 }
 
 bool writeExpected(const std::string& path, const std::vector<Job>& jobs,
@@ -643,17 +653,19 @@ int run(const Config& config) {
     return kExitUsage;
   }
 
+  std::map<size_t, std::string> flaky;
+  if (expected && config.checkExpected) {
+    flaky = rerunRegressions(*expected, jobs, callbacks, poolOptions, config.noFork, &results);
+  }
   printTable(cases, jobs, results);
-  if (!config.report.empty() && !writeReport(config.report, config, hello, cases, jobs, results)) {
+  if (!config.report.empty() &&
+      !writeReport(config.report, config, hello, cases, jobs, results, flaky)) {
     fmt::print(stderr, "annrt-cts: cannot write {}\n", config.report);
     return kExitUsage;
   }
   if (!config.writeExpected.empty() && !writeExpected(config.writeExpected, jobs, results)) {
     fmt::print(stderr, "annrt-cts: cannot write {}\n", config.writeExpected);
     return kExitUsage;
-  }
-  if (expected && config.checkExpected) {
-    rerunRegressions(*expected, jobs, callbacks, poolOptions, config.noFork, &results);
   }
   if (expected) {
     const size_t regressions = compareWithExpected(*expected, config.expectedPass, jobs, results,
