@@ -199,6 +199,12 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_8to16_128", {false, 128, 8, 16, 1, 1});
   registerCase("Conv3x3_16to16_64", {false, 64, 16, 16, 3, 1});
   registerCase("Conv3x3_16to1_128", {false, 128, 16, 1, 3, 1});
+  // The first convolution of every default model: an RGB image, stride 2.
+  registerCase("Stem3x3_3to24_224", {false, 224, 3, 24, 3, 2});
+  registerCase("Stem3x3_3to24_256", {false, 256, 3, 24, 3, 2});
+  registerCase("Stem3x3_3to16_256", {false, 256, 3, 16, 3, 2});
+  registerCase("Stem3x3_3to32_192", {false, 192, 3, 32, 3, 2});
+  registerCase("Stem5x5_3to24_128", {false, 128, 3, 24, 5, 2});
   // Depthwise convolutions of many channels (hand_landmark_full, face detection).
   registerCase("Depthwise3x3_C24_112", {true, 112, 24, 24, 3, 1});
   registerCase("Depthwise3x3_C64_112_s2", {true, 112, 64, 64, 3, 2});

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // CONV_2D and DEPTHWISE_CONV_2D in float32, computed directly on the NHWC
-// image (no indirection buffer, no im2col). Four forms, by which channels
+// image (no indirection buffer, no im2col). Five forms, by which channels
 // fill the vectors:
 // - depthwise, any multiple of 8 channels (multiplier 1): 16 or 8 of a
 //   pixel's channels are one vector, each tap one multiply-add per vector
@@ -14,6 +14,9 @@
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
 //   channel a dot product of input vectors, summed across at the end.
+// - image stems, 3 channels to 16, 24 or 32, 3x3 or 5x5: as by output, the
+//   3 channels and the taps unrolled (the first layer of every default
+//   model; XNNPACK's generic path ran it at a third of the core's peak);
 // - transposed, whose filter is its stride (each input pixel makes a block of
 //   outputs of its own) and no padding, from 8 or 16 channels to at most 8:
 //   each output a dot product, as by input (selfie_segmentation's last layer).
@@ -52,6 +55,11 @@ constexpr int kBlock = 4;
 // (nativeWideVectors): 8 sums of 16 floats fill half its 32 registers;
 // elsewhere kBlock (8 would spill).
 constexpr int kWideBlock = 8;
+// Image stems (stemRows): 3 input channels, each broadcast; 32 output
+// channels sum 3 pixels at once (4 sums of 8 a pixel, 4 weight vectors and a
+// broadcast: 17 of AVX2's 16 registers at 4 pixels).
+constexpr uint32_t kStemChannels = 3;
+constexpr int kStemBlock32 = 3;
 // Depthwise output pixels of the column form (depthwiseColumnsBlock)
 // summed together, on AVX-512 and AVX2 alike.
 constexpr int kColumnsBlock = 8;
@@ -134,20 +142,21 @@ template <bool CHECKED, int K = 0, class Tap>
 // pixel's sums start from the bias, accumulate<P>(acc, t, pixel, step) adds
 // filter tap t for P pixels (the first at `pixel`, the next `step` floats on),
 // and they are stored clamped.
-template <int V, class Accumulate>
+// K as forEachTap; BLOCK pixels a block where no column tap is padding.
+template <int V, int K = 0, int BLOCK = kBlock, class Accumulate>
 [[gnu::always_inline]] inline void vectorRow(const ConvShape& s, const float* image,
                                              const float* bias, float* out, uint32_t oy,
                                              uint32_t inChannels, Accumulate&& accumulate) {
   const Float8 lo = splat8(s.range.min), hi = splat8(s.range.max);
   const Taps rows = rowTaps(s, oy);
   const int64_t step = int64_t{s.window.strideWidth} * inChannels;
-  forEachBlock(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+  forEachBlock<BLOCK>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
     Float8 acc[P][V];
     startFromBias(acc, bias);
-    forEachTap<CHECKED>(s, rows, columnTaps(s, ox), image, inChannels,
-                        [&](uint32_t t, const float* pixel) {
-                          accumulate.template operator()<P>(acc, t, pixel, step);
-                        });
+    forEachTap<CHECKED, K>(s, rows, columnTaps(s, ox), image, inChannels,
+                           [&](uint32_t t, const float* pixel) {
+                             accumulate.template operator()<P>(acc, t, pixel, step);
+                           });
     storeClamped(acc, out + size_t{ox} * 8 * V, size_t{8} * V, lo, hi);
   });
 }
@@ -352,16 +361,18 @@ template <int K, int S, int P, bool NARROW = false>
 }
 
 // The taps of a convolution to 8 * V channels, each input channel broadcast;
-// weights [kh][kw][inChannels][8 * V].
-template <int V>
+// weights [kh][kw][inChannels][8 * V]. CI: inChannels, unrolled, or 0: any.
+template <int V, int CI = 0>
 struct ByOutputTaps {
   const float* weights;
   uint32_t inChannels;
   template <int P>
   [[gnu::always_inline]] void operator()(Float8 (&acc)[P][V], uint32_t t, const float* pixel,
                                          int64_t step) const {
-    const float* tap = weights + size_t{t} * inChannels * 8 * V;
-    for (uint32_t c = 0; c < inChannels; ++c, tap += size_t{8} * V) {
+    const uint32_t channels = CI != 0 ? CI : inChannels;
+    const float* tap = weights + size_t{t} * channels * 8 * V;
+#pragma GCC unroll 4
+    for (uint32_t c = 0; c < channels; ++c, tap += size_t{8} * V) {
       for (int v = 0; v < V; ++v) {
         const Float8 w = load8(tap + size_t{8} * v);
         // A scalar times a vector: GCC broadcasts it within the multiply-add
@@ -503,6 +514,18 @@ ANNRT_NATIVE_ROW(byOutputRow8, vectorRow<1>(s, image, b, outputRow(s, out, row),
                                             ByOutputTaps<1>{w, s.inChannels}))
 ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row), row, s.inChannels,
                                              ByOutputTaps<2>{w, s.inChannels}))
+// Image stems: 3 channels in, 3x3 or 5x5 taps, 16, 24 or 32 channels out.
+#define ANNRT_STEM_ROWS(name, K, V, P)                                                          \
+  ANNRT_NATIVE_ROW(name,                                                                        \
+                   (vectorRow<V, K, P>(s, image, b, outputRow(s, out, row), row, kStemChannels, \
+                                       ByOutputTaps<V, kStemChannels>{w, 0})))
+ANNRT_STEM_ROWS(stemRow3x16, 3, 2, kBlock)
+ANNRT_STEM_ROWS(stemRow3x24, 3, 3, kBlock)
+ANNRT_STEM_ROWS(stemRow3x32, 3, 4, kStemBlock32)
+ANNRT_STEM_ROWS(stemRow5x16, 5, 2, kBlock)
+ANNRT_STEM_ROWS(stemRow5x24, 5, 3, kBlock)
+ANNRT_STEM_ROWS(stemRow5x32, 5, 4, kStemBlock32)
+#undef ANNRT_STEM_ROWS
 ANNRT_NATIVE_ROW(byInputRow8, byInputRow<1>(s, image, w, b, outputRow(s, out, row), row))
 ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, row), row))
 // For the transposed form `row` is an input row, making several output rows.
@@ -637,12 +660,35 @@ Form depthwiseForm(const ConvParams& conv) {
   return {wide ? &wideDepthwiseRowsAny : &depthwiseRowsAny, form};
 }
 
+// The stem rows for `conv`, or null: 3 channels in, 16, 24 or 32 out, a
+// square 3x3 or 5x5 filter of dilation 1.
+const RowVariants* stemRows(const ConvParams& conv) {
+  const Window& w = conv.window;
+  const bool square = w.filterHeight == w.filterWidth;
+  if (conv.inChannels != kStemChannels || !square || w.dilationHeight != 1 ||
+      w.dilationWidth != 1) {
+    return nullptr;
+  }
+  const uint32_t out = conv.outChannels;
+  if (w.filterWidth == 3) {
+    return out == 16 ? &stemRow3x16 : out == 24 ? &stemRow3x24 : out == 32 ? &stemRow3x32 : nullptr;
+  }
+  if (w.filterWidth == 5) {
+    return out == 16 ? &stemRow5x16 : out == 24 ? &stemRow5x24 : out == 32 ? &stemRow5x32 : nullptr;
+  }
+  return nullptr;
+}
+
 // The form for the op's channel counts.
 Form formFor(const ConvParams& conv) {
   auto eightOrSixteen = [](uint32_t channels) { return channels == 8 || channels == 16; };
   if (conv.depthwise) {
     if (conv.depthMultiplier != 1 || conv.inChannels % 8 != 0) return {};
     return depthwiseForm(conv);
+  }
+  if (const RowVariants* stem = stemRows(conv);
+      stem != nullptr && nativeFormUse(NativeForm::IMAGE_STEM) != NativeUse::NO) {
+    return {stem, NativeForm::IMAGE_STEM, true};
   }
   if (eightOrSixteen(conv.outChannels) && conv.inChannels <= kNativeMaxChannels) {
     return {conv.outChannels == 8 ? &byOutputRow8 : &byOutputRow16, NativeForm::CONV_BY_OUTPUT,

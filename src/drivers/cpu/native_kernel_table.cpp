@@ -68,6 +68,16 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555"},
      {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 290 vs 1300"},
      kUnmeasured},
+    // IMAGE_STEM
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "stride 2, 3x3 224x224 3 -> 24 300-468 vs 625-962, 256x256 3 -> 24 403-612 vs 822-1226, "
+      "3 -> 16 191-380 vs 434-663, 192x192 3 -> 32 194-356 vs 457-683; 5x5 128x128 3 -> 24 "
+      "348-424 vs 791-925 (54-82 GFLOP/s in the quietest run, XNNPACK 19-35); "
+      "face_detection_short_range 3.36 -> 2.59 ms, face_detection_full_range 9.45 -> 8.35 "
+      "(loaded host)"},
+     {NativeUse::NO, "not measured on AVX-512 (the by-output form was 1-2x slower there)"},
+     kUnmeasured},
     // TRANSPOSED_BLOCKS
     {kUnmeasured,
      {NativeUse::PREFERRED,
@@ -110,8 +120,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
                                                                      "neon"};
 constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {
-    "depthwise columns", "depthwise 8",    "depthwise wide", "conv by output",
-    "conv by input",     "transposed",     "pointwise GEMM", "add",
+    "depthwise columns", "depthwise 8",    "depthwise wide",
+    "conv by output",    "conv by input",  "image stem",
+    "transposed",        "pointwise GEMM", "add",
     "add padded",        "resize bilinear"};
 
 constexpr size_t index(NativeIsa isa) {

@@ -60,6 +60,10 @@ enum class NativeForm : uint8_t {
   CONV_BY_OUTPUT,
   // Convolution from 8 or 16 channels to at most 8 (dot products).
   CONV_BY_INPUT,
+  // Convolution from an image's 3 channels to 16, 24 or 32, 3x3 or 5x5 (the
+  // first layer of every default model): as by output, channels and taps
+  // unrolled.
+  IMAGE_STEM,
   // Transposed convolution whose filter is its stride, 8 or 16 channels to
   // at most 8.
   TRANSPOSED_BLOCKS,
@@ -73,7 +77,7 @@ enum class NativeForm : uint8_t {
   ADD_PADDED_CHANNELS,
   RESIZE_BILINEAR,
 };
-inline constexpr size_t kNativeFormCount = 10;
+inline constexpr size_t kNativeFormCount = 11;
 
 std::string_view nativeFormName(NativeForm form);
 
