@@ -4,10 +4,10 @@
 #include "interpreter.h"
 
 #include <fmt/format.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +28,13 @@ namespace annrt::python {
 namespace {
 
 std::atomic<bool> runtimeUsed{false};
+
+// CLOCK_MONOTONIC, the clock of Python's time.monotonic_ns().
+int64_t monotonicNs() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
 
 tools::TensorDesc toDesc(const tflite::TensorInfo& info) {
   return tools::TensorDesc{info.name, info.type, info.dims, info.scale, info.zeroPoint};
@@ -281,11 +288,9 @@ void Interpreter::invoke() {
   Result<void> done;
   {
     py::gil_scoped_release release;
-    const auto start = std::chrono::steady_clock::now();
+    timing_.startNs = monotonicNs();
     done = runner_->run();
-    timing_.wallNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    timing_.endNs = monotonicNs();
   }
   unwrap(std::move(done));
   ++timing_.invokes;

@@ -34,7 +34,10 @@ struct InterpreterOptions {
 };
 
 struct InvokeTiming {
-  int64_t wallNs = 0;  // the last invoke's compute, wall clock
+  // The last invoke's compute, without the GIL, on the monotonic clock
+  // (Python's time.monotonic_ns()).
+  int64_t startNs = 0;
+  int64_t endNs = 0;
   int64_t invokes = 0;
 };
 

@@ -45,12 +45,16 @@ std::unique_ptr<Interpreter> makeInterpreter(std::optional<std::string> modelPat
 void bindResults(py::module_& m) {
   using annrt::python::InvokeTiming;
   using annrt::python::OperationTime;
-  py::class_<InvokeTiming>(m, "InvokeTiming", "Wall time of the last invoke()")
-      .def_readonly("wall_ns", &InvokeTiming::wallNs)
-      .def_property_readonly("wall_ms", [](const InvokeTiming& t) { return t.wallNs / 1e6; })
+  py::class_<InvokeTiming>(m, "InvokeTiming",
+                           "When the last invoke() computed (monotonic clock, GIL released)")
+      .def_readonly("start_ns", &InvokeTiming::startNs)
+      .def_readonly("end_ns", &InvokeTiming::endNs)
+      .def_property_readonly("wall_ms",
+                             [](const InvokeTiming& t) { return (t.endNs - t.startNs) / 1e6; })
       .def_readonly("invokes", &InvokeTiming::invokes)
       .def("__repr__", [](const InvokeTiming& t) {
-        return fmt::format("InvokeTiming(wall_ms={:.3f}, invokes={})", t.wallNs / 1e6, t.invokes);
+        return fmt::format("InvokeTiming(wall_ms={:.3f}, invokes={})", (t.endNs - t.startNs) / 1e6,
+                           t.invokes);
       });
   py::class_<OperationTime>(m, "OperationProfile", "Time one NNAPI operation took")
       .def_readonly("index", &OperationTime::index)
