@@ -64,6 +64,10 @@ class Interpreter {
   void invoke();
   void resizeTensorInput(int index, const pybind11::object& shape, bool strict);
   const InvokeTiming& lastInvokeTiming() const { return timing_; }
+  // The runtime's per-operation times of the current compilation (the
+  // profile file's last compilation of a model with this many operations),
+  // which this frees so that the runtime writes them; the next invoke
+  // compiles again. Needs enableOperationProfiling().
   std::vector<OperationTime> operationProfile();
 
  private:

@@ -95,9 +95,22 @@ void bindInterpreter(py::module_& m) {
       .def("get_input_details", &Interpreter::inputDetails)
       .def("get_output_details", &Interpreter::outputDetails)
       .def("set_tensor", &Interpreter::setTensor, py::arg("tensor_index"), py::arg("value"))
+      .def("get_tensor_details",
+           [](const Interpreter& self) {
+             // annrt exposes only the model's inputs and outputs.
+             py::list all = self.inputDetails();
+             for (const py::handle details : self.outputDetails()) all.append(details);
+             return all;
+           })
       .def(
           "get_tensor",
-          [](const Interpreter& self, int index, int subgraph) { return self.getTensor(index); },
+          [](const Interpreter& self, int index, int subgraph) {
+            if (subgraph != 0) {
+              throw py::value_error(fmt::format(
+                  "subgraph_index {}: annrt runs subgraph 0, the model's main graph", subgraph));
+            }
+            return self.getTensor(index);
+          },
           py::arg("tensor_index"), py::arg("subgraph_index") = 0)
       .def(
           "tensor",

@@ -88,3 +88,12 @@ def test_tensor_view_sees_set_tensor_and_outputs(interpreter):
     interpreter.set_tensor(0, np.full((1, 224, 224, 3), 0.5, np.float32))
     interpreter.invoke()
     np.testing.assert_array_equal(interpreter.tensor(out_index)(), expected)
+
+
+def test_tensor_details_are_the_inputs_then_the_outputs(interpreter):
+    details = interpreter.get_tensor_details()
+    expected = interpreter.get_input_details() + interpreter.get_output_details()
+    assert [d["name"] for d in details] == [d["name"] for d in expected]
+    assert [d["index"] for d in details] == list(range(len(details)))
+    with pytest.raises(ValueError, match="subgraph_index 1"):
+        interpreter.get_tensor(0, 1)
