@@ -5,12 +5,9 @@
 
 #include <fmt/format.h>
 #include <time.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <cstdlib>
+#include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -19,15 +16,12 @@
 #include "devices.h"
 #include "dtypes.h"
 #include "errors.h"
-#include "op_profile.h"
 #include "tensor_details.h"
 
 namespace py = pybind11;
 
 namespace annrt::python {
 namespace {
-
-std::atomic<bool> runtimeUsed{false};
 
 // CLOCK_MONOTONIC, the clock of Python's time.monotonic_ns().
 int64_t monotonicNs() {
@@ -83,27 +77,6 @@ bool sameShape(const py::array& array, const std::vector<uint32_t>& dims) {
 }
 
 }  // namespace
-
-void noteRuntimeUse() {
-  runtimeUsed = true;
-}
-
-std::string enableOperationProfiling(const std::optional<std::string>& path) {
-  const char* current = std::getenv("ANNRT_PROFILE");
-  const std::string set = current ? current : "";
-  if (!set.empty() && set != "0" && set != "1") return set;  // already written to a file
-  if (runtimeUsed) {
-    throw std::runtime_error(
-        "annrt.enable_op_profiling() must come before the first Interpreter or annrt.devices(): "
-        "the runtime reads ANNRT_PROFILE once, when it starts");
-  }
-  const std::string file = path ? *path
-                                : (std::filesystem::temp_directory_path() /
-                                   fmt::format("annrt-profile-{}.json", getpid()))
-                                      .string();
-  setenv("ANNRT_PROFILE", file.c_str(), 1);
-  return file;
-}
 
 Interpreter::Interpreter(InterpreterOptions options) : options_(std::move(options)) {
   if (options_.modelPath.has_value() == options_.modelContent.has_value()) {
@@ -318,33 +291,13 @@ void Interpreter::resizeTensorInput(int index, const py::object& shape, bool str
 }
 
 std::vector<OperationTime> Interpreter::operationProfile() {
-  const char* path = std::getenv("ANNRT_PROFILE");
-  const std::string file = path ? path : "";
-  if (file.empty() || file == "0" || file == "1") {
-    throw std::runtime_error(
-        "per-operation profiling is off: call annrt.enable_op_profiling() before the first "
-        "Interpreter (or set ANNRT_PROFILE to a file)");
-  }
+  const std::string file = profileFile();
   auto lock = lockExecution();
   // The runtime writes a compilation's profile when it is freed; the next
   // invoke compiles again.
   runner_.reset();
   compilation_.reset();
-  const auto profiles = unwrap(tools::readProfileFile(file));
-  const tools::CompilationProfile* profile =
-      tools::findCompilation(profiles, model_->operations().size());
-  if (profile == nullptr)
-    throw std::runtime_error("the runtime wrote no profile of this model to " + file);
-  std::vector<OperationTime> times;
-  for (const tools::ProfiledOperation& op : profile->operations) {
-    OperationTime time{op.index, op.type, "", 0, op.device, op.count, op.totalNs};
-    if (op.index < model_->operations().size()) {
-      time.tfliteType = model_->operations()[op.index].tfliteName;
-      time.tfliteIndex = model_->operations()[op.index].tfliteIndex;
-    }
-    times.push_back(std::move(time));
-  }
-  return times;
+  return readOperationTimes(file, *model_);
 }
 
 }  // namespace annrt::python

@@ -21,6 +21,7 @@
 
 #include "compilation.h"
 #include "model_runner.h"
+#include "op_profiling.h"
 #include "tflite/importer.h"
 
 namespace annrt::python {
@@ -39,16 +40,6 @@ struct InvokeTiming {
   int64_t startNs = 0;
   int64_t endNs = 0;
   int64_t invokes = 0;
-};
-
-struct OperationTime {
-  uint32_t index = 0;      // NNAPI operation index
-  std::string type;        // NNAPI operation
-  std::string tfliteType;  // the TFLite operator it came from
-  int tfliteIndex = 0;
-  std::string device;
-  int64_t count = 0;
-  int64_t totalNs = 0;
 };
 
 class Interpreter {
@@ -88,11 +79,5 @@ class Interpreter {
   InvokeTiming timing_;
   std::mutex executionMutex_;  // invoke computes without the GIL
 };
-
-// Turns on the runtime's per-operation profile (ANNRT_PROFILE): only before
-// the process's first NNAPI call. Returns the profile file's path.
-std::string enableOperationProfiling(const std::optional<std::string>& path);
-// Called before every first use of the runtime in this module.
-void noteRuntimeUse();
 
 }  // namespace annrt::python

@@ -9,6 +9,7 @@
 
 #include "device_list.h"
 #include "interpreter.h"
+#include "op_profiling.h"
 
 namespace py = pybind11;
 using annrt::python::Interpreter;
