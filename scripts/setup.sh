@@ -14,7 +14,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
-  python3 python3-numpy
+  python3 python3-dev python3-numpy pybind11-dev
   clang-format clang-tidy binutils
 )
 test_packages=(python3-torch python3-pytest)
