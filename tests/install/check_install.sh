@@ -10,19 +10,23 @@
 #     library found through -Wl,-rpath set to pkg-config's libdir;
 #   - client.c built by cmake_client/ with find_package(annrt CONFIG);
 #   - the installed programs, which must find libneuralnetworks.so in the
-#     prefix through their RUNPATH.
+#     prefix through their RUNPATH;
+#   - with --python, the installed Python module, imported from the prefix,
+#     which must load the prefix's libneuralnetworks.so.
 # Nothing runs with LD_LIBRARY_PATH. The temporary directory is removed.
 #
 # usage: check_install.sh --build-dir=DIR --configured-prefix=DIR --libdir=DIR
 #          --cmake=CMAKE --cc=CC [--devices-tool=BINDIR/annrt-devices]
-#          [--sanitize=LIST]
+#          [--sanitize=LIST] [--python=PYTHON --python-dir=DIR]
 #   --libdir: CMAKE_INSTALL_LIBDIR; --devices-tool: the installed
 #   annrt-devices relative to the prefix (empty when tools are not built);
-#   --sanitize: ANNRT_SANITIZE, which the clients must be built with too.
+#   --sanitize: ANNRT_SANITIZE, which the clients must be built with too;
+#   --python-dir: where the module is installed, relative to the prefix.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source_dir="$(cd "$here/../.." && pwd)"
 build_dir="" configured_prefix="" libdir="" cmake="" cc="" devices_tool="" sanitize=""
+python="" python_dir=""
 for argument in "$@"; do
   case "$argument" in
     --build-dir=*) build_dir="${argument#*=}" ;;
@@ -32,6 +36,8 @@ for argument in "$@"; do
     --cc=*) cc="${argument#*=}" ;;
     --devices-tool=*) devices_tool="${argument#*=}" ;;
     --sanitize=*) sanitize="${argument#*=}" ;;
+    --python=*) python="${argument#*=}" ;;
+    --python-dir=*) python_dir="${argument#*=}" ;;
     *) echo "check_install: unknown argument $argument" >&2; exit 2 ;;
   esac
 done
@@ -148,14 +154,30 @@ check_installed_programs() {
   fi
 }
 
+# The installed module, imported from the prefix only, lists the devices
+# and has loaded the prefix's libneuralnetworks.so.
+check_python_package() {
+  local prefix="$1"
+  [ -n "$python" ] || return 0
+  PYTHONPATH="$prefix/$python_dir" PYTHONDONTWRITEBYTECODE=1 "$python" -c '
+import sys
+import annrt
+names = [d["name"] for d in annrt.devices()]
+assert "nnapi-reference" in names, names
+assert annrt.__file__.startswith(sys.argv[1]), annrt.__file__
+libraries = {l.split()[-1] for l in open("/proc/self/maps") if "libneuralnetworks" in l}
+assert libraries and all(l.startswith(sys.argv[1]) for l in libraries), libraries
+print("-- Python module", annrt.__file__, "with", *sorted(libraries))
+' "$prefix" || fail "$python cannot use the module installed in $prefix/$python_dir"
+}
+
 check_prefix() {
   local prefix="$1"
   echo "== using the install in $prefix"
   check_pkg_config_client "$prefix"
   check_cmake_client "$prefix"
   check_installed_programs "$prefix"
-  # The Python package's check goes here: `import annrt` with the
-  # interpreter pointed at this prefix only, as a check_python_package PREFIX.
+  check_python_package "$prefix"
 }
 
 installed="$work/prefix"
