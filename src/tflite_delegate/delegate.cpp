@@ -50,59 +50,21 @@ struct IntArray {
   void* storage;
 };
 
-// The graph around the constant float16 weights (a DEQUANTIZE of a
-// constant): their DEQUANTIZE must go with every node reading them, since the
-// importer folds it into those nodes' constant operands.
-struct GraphView {
-  std::map<int, std::vector<int>> inputs;     // node -> its input tensors
-  std::map<int, int> producer;                // tensor -> the node writing it
-  std::map<int, std::vector<int>> consumers;  // tensor -> the nodes reading it
-  std::map<int, int> weightOutput;            // constant DEQUANTIZE node -> its output
-};
-
-Result<GraphView> describeGraph(TfLiteContext* context, const std::vector<int>& nodes) {
-  GraphView graph;
+// The constant float16 weights of `nodes` (see WeightProducers).
+Result<WeightProducers> findWeights(TfLiteContext* context, const std::vector<int>& nodes) {
+  WeightProducers weights;
   for (const int index : nodes) {
     TfLiteNode* node = nullptr;
     TfLiteRegistration* registration = nullptr;
     ANNRT_CHECK(context->GetNodeAndRegistration(context, index, &node, &registration) == kTfLiteOk,
                 "TFLite has no node {}", index);
-    graph.inputs[index] = toVector(node->inputs);
-    for (const int input : graph.inputs[index]) {
-      if (input >= 0) graph.consumers[input].push_back(index);
-    }
-    for (const int output : toVector(node->outputs)) graph.producer[output] = index;
     if (registration->builtin_code == kDequantize && node->inputs->size == 1 &&
         node->outputs->size == 1 && node->inputs->data[0] >= 0 &&
         context->tensors[node->inputs->data[0]].allocation_type == kTfLiteMmapRo) {
-      graph.weightOutput[index] = node->outputs->data[0];
+      weights[node->outputs->data[0]] = index;
     }
   }
-  return graph;
-}
-
-// Claims each constant DEQUANTIZE whose readers are all claimed; where some
-// are not, the claimed ones stay with TFLite as well (they would read the
-// weights as a non-constant input), until nothing changes.
-void claimWeights(const GraphView& graph, std::set<int>& claimed) {
-  const auto readers = [&](int dequantize) {
-    const auto found = graph.consumers.find(graph.weightOutput.at(dequantize));
-    return found == graph.consumers.end() ? std::vector<int>() : found->second;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const auto& [dequantize, output] : graph.weightOutput) {
-      const std::vector<int> nodes = readers(dequantize);
-      if (std::all_of(nodes.begin(), nodes.end(), [&](int n) { return claimed.count(n) != 0; })) {
-        continue;
-      }
-      for (const int node : nodes) changed |= claimed.erase(node) != 0;
-    }
-  }
-  for (const auto& [dequantize, output] : graph.weightOutput) {
-    const std::vector<int> nodes = readers(dequantize);
-    if (!nodes.empty() && claimed.count(nodes.front()) != 0) claimed.insert(dequantize);
-  }
+  return weights;
 }
 
 }  // namespace
@@ -143,12 +105,11 @@ TfLiteStatus Delegate::prepare(TfLiteContext* context, TfLiteDelegate* delegate)
   return kTfLiteError;
 }
 
-// A node is claimed when the importer converts it alone (with the constant
-// DEQUANTIZE nodes of its float16 weights, `weights`) and the chosen devices
-// (all devices when the runtime chooses) support every NNAPI operation it
-// becomes.
-Result<bool> Delegate::supported(TfLiteContext* context, int index,
-                                 const std::vector<int>& weights) {
+// A node is claimed when the importer converts it alone (with its constant
+// float16 weights) and the chosen devices (all devices when the runtime
+// chooses) support every NNAPI operation it becomes. The weights' DEQUANTIZE
+// nodes stay with TFLite, which computes them once.
+Result<bool> Delegate::supported(TfLiteContext* context, int index) {
   TfLiteNode* node = nullptr;
   TfLiteRegistration* registration = nullptr;
   ANNRT_CHECK(context->GetNodeAndRegistration(context, index, &node, &registration) == kTfLiteOk,
@@ -160,10 +121,9 @@ Result<bool> Delegate::supported(TfLiteContext* context, int index,
   }
   const OpMapping* mapping = findMapping(registration->builtin_code, custom);
   if (mapping == nullptr || registration->version > mapping->maxVersion) return false;
-  std::vector<int> nodes = weights;
-  nodes.push_back(index);
+  const std::vector<int> nodes{index};
   const std::vector<int> outputs = toVector(node->outputs);
-  auto written = writePartition(context, nodes, outputs);
+  auto written = writePartition(context, nodes, outputs, weights_);
   if (!written.ok()) return false;
   auto imported = importBuffer(written->file);
   if (!imported.ok()) return false;
@@ -241,22 +201,15 @@ Result<void> Delegate::claimNodes(TfLiteContext* context) {
   ANNRT_CHECK(context->GetExecutionPlan(context, &plan) == kTfLiteOk,
               "TFLite has no execution plan");
   const std::vector<int> nodes = toVector(plan);
-  ANNRT_ASSIGN_OR_RETURN(const GraphView graph, describeGraph(context, nodes));
-  std::set<int> claimedSet;
+  ANNRT_ASSIGN_OR_RETURN(weights_, findWeights(context, nodes));
+  std::set<int> weightNodes;
+  for (const auto& [tensor, node] : weights_) weightNodes.insert(node);
+  std::vector<int> claimed;
   for (const int node : nodes) {
-    if (graph.weightOutput.count(node) != 0) continue;
-    std::vector<int> weights;
-    for (const int input : graph.inputs.at(node)) {
-      const auto producer = graph.producer.find(input);
-      if (producer != graph.producer.end() && graph.weightOutput.count(producer->second) != 0) {
-        weights.push_back(producer->second);
-      }
-    }
-    ANNRT_ASSIGN_OR_RETURN(const bool ok, supported(context, node, weights));
-    if (ok) claimedSet.insert(node);
+    if (weightNodes.count(node) != 0) continue;
+    ANNRT_ASSIGN_OR_RETURN(const bool ok, supported(context, node));
+    if (ok) claimed.push_back(node);
   }
-  claimWeights(graph, claimedSet);
-  const std::vector<int> claimed(claimedSet.begin(), claimedSet.end());
   counters().nodes += static_cast<int32_t>(nodes.size());
   ANNRT_ASSIGN_OR_RETURN(const Chosen choice, choosePartitions(context, claimed));
   const std::vector<int>& chosen = choice.nodes;

@@ -34,6 +34,7 @@ class Delegate {
   static Delegate* of(TfLiteDelegate* delegate) { return static_cast<Delegate*>(delegate->data_); }
   const DelegateOptions& options() const { return options_; }
   const tools::DeviceSelection& selection() const { return selection_; }
+  const WeightProducers& weights() const { return weights_; }
   // The partition starting at node `firstNode` built by Prepare, for TFLite's
   // kernel init; null when there is none.
   std::unique_ptr<PartitionKernel> takeKernel(int firstNode);
@@ -44,7 +45,7 @@ class Delegate {
   Delegate(DelegateOptions options, tools::DeviceSelection selection);
   static TfLiteStatus prepare(TfLiteContext* context, TfLiteDelegate* delegate);
   Result<void> claimNodes(TfLiteContext* context);
-  Result<bool> supported(TfLiteContext* context, int node, const std::vector<int>& weights);
+  Result<bool> supported(TfLiteContext* context, int node);
   struct Chosen {
     std::vector<int> nodes;
     int partitions = 0;
@@ -55,6 +56,7 @@ class Delegate {
   DelegateOptions options_;
   tools::DeviceSelection selection_;
   std::map<int, std::unique_ptr<PartitionKernel>> built_;  // by first node
+  WeightProducers weights_;                                // of the graph being prepared
 };
 
 }  // namespace annrt::tflite::delegate

@@ -32,7 +32,8 @@ Result<std::unique_ptr<PartitionKernel>> PartitionKernel::create(
     const TfLiteDelegateParams& params) {
   const std::span<const int> nodes(params.nodes_to_replace->data, params.nodes_to_replace->size);
   const std::span<const int> outputs(params.output_tensors->data, params.output_tensors->size);
-  ANNRT_ASSIGN_OR_RETURN(WrittenPartition partition, writePartition(context, nodes, outputs));
+  ANNRT_ASSIGN_OR_RETURN(WrittenPartition partition,
+                         writePartition(context, nodes, outputs, delegate.weights()));
   std::unique_ptr<PartitionKernel> kernel(
       new PartitionKernel(delegate, index, std::move(partition)));
   const auto shapes = kernel->inputShapes(context);

@@ -3,6 +3,7 @@
 #include "tflite_delegate/partition_writer.h"
 
 #include <flatbuffers/flatbuffers.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -51,7 +52,10 @@ class Writer {
     buffers_.push_back(fb::CreateBuffer(b_));  // buffer 0: the empty sentinel
   }
 
-  Result<WrittenPartition> write(std::span<const int> nodeIndices, std::span<const int> outputs) {
+  Result<WrittenPartition> write(std::span<const int> partitionNodes, std::span<const int> outputs,
+                                 const WeightProducers& weights) {
+    ANNRT_ASSIGN_OR_RETURN(const std::vector<int> nodeIndices,
+                           withWeights(partitionNodes, weights));
     std::vector<Node> nodes;
     std::set<int> produced;
     for (const int index : nodeIndices) {
@@ -92,6 +96,28 @@ class Writer {
   }
 
  private:
+  // The partition's nodes after the DEQUANTIZE nodes of the weights they read.
+  Result<std::vector<int>> withWeights(std::span<const int> nodes, const WeightProducers& weights) {
+    std::vector<int> dequantizes;
+    for (const int index : nodes) {
+      TfLiteNode* node = nullptr;
+      TfLiteRegistration* registration = nullptr;
+      ANNRT_CHECK(
+          context_->GetNodeAndRegistration(context_, index, &node, &registration) == kTfLiteOk,
+          "TFLite has no node {}", index);
+      for (const int input : toVector(node->inputs)) {
+        const auto found = weights.find(input);
+        if (found == weights.end()) continue;
+        if (std::find(nodes.begin(), nodes.end(), found->second) != nodes.end()) continue;
+        if (std::find(dequantizes.begin(), dequantizes.end(), found->second) == dequantizes.end()) {
+          dequantizes.push_back(found->second);
+        }
+      }
+    }
+    dequantizes.insert(dequantizes.end(), nodes.begin(), nodes.end());
+    return dequantizes;
+  }
+
   bool isConstant(int index) const {
     return context_->tensors[index].allocation_type == kTfLiteMmapRo;
   }
@@ -155,7 +181,7 @@ class Writer {
       buffer = static_cast<uint32_t>(buffers_.size() - 1);
     }
     const std::vector<int> shape = toVector(tensor.dims);
-    const std::string name = tensor.name == nullptr ? "t" + std::to_string(index) : tensor.name;
+    const std::string name = tensor.name == nullptr ? fmt::format("t{}", index) : tensor.name;
     tensors_.push_back(fb::CreateTensor(b_, b_.CreateVector(shape), *type, buffer,
                                         b_.CreateString(name), quantization(tensor)));
     const auto local = static_cast<int32_t>(tensors_.size() - 1);
@@ -205,8 +231,9 @@ class Writer {
 }  // namespace
 
 Result<WrittenPartition> writePartition(TfLiteContext* context, std::span<const int> nodes,
-                                        std::span<const int> outputs) {
-  return Writer(context).write(nodes, outputs);
+                                        std::span<const int> outputs,
+                                        const WeightProducers& weights) {
+  return Writer(context).write(nodes, outputs, weights);
 }
 
 }  // namespace annrt::tflite::delegate

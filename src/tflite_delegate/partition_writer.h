@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,10 +25,17 @@ struct WrittenPartition {
   std::vector<std::string> operatorNames;  // per node, e.g. "CONV_2D"
 };
 
+// Constant float16 weights: the tensors a DEQUANTIZE of a constant writes,
+// with that node. TFLite computes them once; a partition reading them gets
+// its own copy of the DEQUANTIZE, so that the importer sees constant weights
+// (and keeps them float16).
+using WeightProducers = std::map<int, int>;  // tensor -> DEQUANTIZE node
+
 // `nodes`: node indices of the context's graph; `outputs`: the tensors read
 // after them. The inputs are the non-constant tensors the nodes read and do
 // not produce. Fails for a node whose parameters or tensors cannot be written.
 Result<WrittenPartition> writePartition(TfLiteContext* context, std::span<const int> nodes,
-                                        std::span<const int> outputs);
+                                        std::span<const int> outputs,
+                                        const WeightProducers& weights);
 
 }  // namespace annrt::tflite::delegate
