@@ -121,6 +121,9 @@ Result<bool> Delegate::supported(TfLiteContext* context, int index) {
   }
   const OpMapping* mapping = findMapping(registration->builtin_code, custom);
   if (mapping == nullptr || registration->version > mapping->maxVersion) return false;
+  // Other DEQUANTIZE nodes (of computed float16 tensors, e.g. after a
+  // DENSIFY) have no NNAPI counterpart; asking would only log the refusal.
+  if (registration->builtin_code == kDequantize) return false;
   const std::vector<int> nodes{index};
   const std::vector<int> outputs = toVector(node->outputs);
   auto written = writePartition(context, nodes, outputs, weights_);

@@ -2,6 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tflite_delegate/node_options.h"
 
+#include <map>
+#include <string>
+
+#include "tflite/builtin_names.h"
 #include "tflite_delegate/builtin_op_data.h"
 
 namespace annrt::tflite::delegate {
@@ -9,38 +13,6 @@ namespace {
 
 using flatbuffers::FlatBufferBuilder;
 namespace abi = ::annrt::tflite::delegate::abi;
-
-// BuiltinOperator values (TFLite's schema).
-enum Builtin : int32_t {
-  ADD = 0,
-  AVERAGE_POOL_2D = 1,
-  CONCATENATION = 2,
-  CONV_2D = 3,
-  DEPTHWISE_CONV_2D = 4,
-  DEQUANTIZE = 6,
-  FULLY_CONNECTED = 9,
-  LOGISTIC = 14,
-  MAX_POOL_2D = 17,
-  MUL = 18,
-  RELU = 19,
-  RELU_N1_TO_1 = 20,
-  RELU6 = 21,
-  RESHAPE = 22,
-  RESIZE_BILINEAR = 23,
-  SOFTMAX = 25,
-  TANH = 28,
-  CUSTOM = 32,
-  PAD = 34,
-  TRANSPOSE = 39,
-  MEAN = 40,
-  SUB = 41,
-  DIV = 42,
-  PRELU = 54,
-  MAXIMUM = 55,
-  MINIMUM = 57,
-  TRANSPOSE_CONV = 67,
-  HARD_SWISH = 117,
-};
 
 fb::Padding padding(abi::TfLitePadding value) {
   return value == abi::kTfLitePaddingValid ? fb::Padding::VALID : fb::Padding::SAME;
@@ -63,6 +35,8 @@ template <typename T>
 const T& params(const TfLiteNode& node) {
   return *static_cast<const T*>(node.builtin_data);
 }
+
+using OptionsWriter = std::optional<NodeOptions> (*)(FlatBufferBuilder&, const TfLiteNode&);
 
 std::optional<NodeOptions> convOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
   const auto& p = params<abi::TfLiteConvParams>(node);
@@ -97,8 +71,8 @@ std::optional<NodeOptions> poolOptions(FlatBufferBuilder& b, const TfLiteNode& n
 }
 
 // ADD, SUB, MUL and DIV: their parameters start with the activation.
-std::optional<NodeOptions> activationOptions(FlatBufferBuilder& b, fb::BuiltinOptions type,
-                                             const TfLiteNode& node) {
+template <fb::BuiltinOptions type>
+std::optional<NodeOptions> activationOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
   const auto act = activation(params<abi::TfLiteActivationParams>(node).activation);
   if (!act) return std::nullopt;
   return NodeOptions{type, fb::CreateActivationOptions(b, *act).Union()};
@@ -133,69 +107,87 @@ std::optional<NodeOptions> reshapeOptions(FlatBufferBuilder& b, const TfLiteNode
                      fb::CreateReshapeOptions(b, b.CreateVector(shape)).Union()};
 }
 
+std::optional<NodeOptions> softmaxOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
+  return NodeOptions{
+      fb::BuiltinOptions::SoftmaxOptions,
+      fb::CreateSoftmaxOptions(b, params<abi::TfLiteSoftmaxParams>(node).beta).Union()};
+}
+
+std::optional<NodeOptions> resizeBilinearOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
+  const auto& p = params<abi::TfLiteResizeBilinearParams>(node);
+  return NodeOptions{
+      fb::BuiltinOptions::ResizeBilinearOptions,
+      fb::CreateResizeBilinearOptions(b, p.align_corners, p.half_pixel_centers).Union()};
+}
+
+std::optional<NodeOptions> reducerOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
+  return NodeOptions{
+      fb::BuiltinOptions::ReducerOptions,
+      fb::CreateReducerOptions(b, params<abi::TfLiteReducerParams>(node).keep_dims).Union()};
+}
+
+std::optional<NodeOptions> transposeConvOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
+  const auto& p = params<abi::TfLiteTransposeConvParams>(node);
+  return NodeOptions{
+      fb::BuiltinOptions::TransposeConvOptions,
+      fb::CreateTransposeConvOptions(b, padding(p.padding), p.stride_width, p.stride_height)
+          .Union()};
+}
+
+// Operators without options; MediaPipe's custom operators carry theirs as
+// custom_options (the node's custom_initial_data).
+std::optional<NodeOptions> noOptions(FlatBufferBuilder&, const TfLiteNode&) {
+  return NodeOptions{};
+}
+
+struct Entry {
+  OptionsWriter write;
+  bool needsParams;  // reads TfLiteNode::builtin_data
+};
+
+// By TFLite operator name (builtinName).
+const std::map<std::string, Entry, std::less<>>& writers() {
+  static const std::map<std::string, Entry, std::less<>> kWriters = {
+      {"CONV_2D", {convOptions, true}},
+      {"DEPTHWISE_CONV_2D", {depthwiseOptions, true}},
+      {"TRANSPOSE_CONV", {transposeConvOptions, true}},
+      {"AVERAGE_POOL_2D", {poolOptions, true}},
+      {"MAX_POOL_2D", {poolOptions, true}},
+      {"ADD", {activationOptions<fb::BuiltinOptions::AddOptions>, true}},
+      {"SUB", {activationOptions<fb::BuiltinOptions::SubOptions>, true}},
+      {"MUL", {activationOptions<fb::BuiltinOptions::MulOptions>, true}},
+      {"DIV", {activationOptions<fb::BuiltinOptions::DivOptions>, true}},
+      {"CONCATENATION", {concatenationOptions, true}},
+      {"FULLY_CONNECTED", {fullyConnectedOptions, true}},
+      {"RESHAPE", {reshapeOptions, false}},
+      {"SOFTMAX", {softmaxOptions, true}},
+      {"RESIZE_BILINEAR", {resizeBilinearOptions, true}},
+      {"MEAN", {reducerOptions, true}},
+      {"DEQUANTIZE", {noOptions, false}},
+      {"LOGISTIC", {noOptions, false}},
+      {"RELU", {noOptions, false}},
+      {"RELU_N1_TO_1", {noOptions, false}},
+      {"RELU6", {noOptions, false}},
+      {"TANH", {noOptions, false}},
+      {"HARD_SWISH", {noOptions, false}},
+      {"PAD", {noOptions, false}},
+      {"TRANSPOSE", {noOptions, false}},
+      {"PRELU", {noOptions, false}},
+      {"MAXIMUM", {noOptions, false}},
+      {"MINIMUM", {noOptions, false}},
+      {"CUSTOM", {noOptions, false}},
+  };
+  return kWriters;
+}
+
 }  // namespace
 
 std::optional<NodeOptions> writeNodeOptions(FlatBufferBuilder& b, int32_t builtin,
                                             const TfLiteNode& node) {
-  const bool hasParams = node.builtin_data != nullptr;
-  switch (builtin) {
-    case CONV_2D: return hasParams ? convOptions(b, node) : std::nullopt;
-    case DEPTHWISE_CONV_2D: return hasParams ? depthwiseOptions(b, node) : std::nullopt;
-    case AVERAGE_POOL_2D:
-    case MAX_POOL_2D: return hasParams ? poolOptions(b, node) : std::nullopt;
-    case ADD:
-      return hasParams ? activationOptions(b, fb::BuiltinOptions::AddOptions, node) : std::nullopt;
-    case SUB:
-      return hasParams ? activationOptions(b, fb::BuiltinOptions::SubOptions, node) : std::nullopt;
-    case MUL:
-      return hasParams ? activationOptions(b, fb::BuiltinOptions::MulOptions, node) : std::nullopt;
-    case DIV:
-      return hasParams ? activationOptions(b, fb::BuiltinOptions::DivOptions, node) : std::nullopt;
-    case CONCATENATION: return hasParams ? concatenationOptions(b, node) : std::nullopt;
-    case FULLY_CONNECTED: return hasParams ? fullyConnectedOptions(b, node) : std::nullopt;
-    case RESHAPE: return reshapeOptions(b, node);
-    case SOFTMAX:
-      if (!hasParams) return std::nullopt;
-      return NodeOptions{
-          fb::BuiltinOptions::SoftmaxOptions,
-          fb::CreateSoftmaxOptions(b, params<abi::TfLiteSoftmaxParams>(node).beta).Union()};
-    case RESIZE_BILINEAR: {
-      if (!hasParams) return std::nullopt;
-      const auto& p = params<abi::TfLiteResizeBilinearParams>(node);
-      return NodeOptions{
-          fb::BuiltinOptions::ResizeBilinearOptions,
-          fb::CreateResizeBilinearOptions(b, p.align_corners, p.half_pixel_centers).Union()};
-    }
-    case MEAN:
-      if (!hasParams) return std::nullopt;
-      return NodeOptions{
-          fb::BuiltinOptions::ReducerOptions,
-          fb::CreateReducerOptions(b, params<abi::TfLiteReducerParams>(node).keep_dims).Union()};
-    case TRANSPOSE_CONV: {
-      if (!hasParams) return std::nullopt;
-      const auto& p = params<abi::TfLiteTransposeConvParams>(node);
-      return NodeOptions{
-          fb::BuiltinOptions::TransposeConvOptions,
-          fb::CreateTransposeConvOptions(b, padding(p.padding), p.stride_width, p.stride_height)
-              .Union()};
-    }
-    // Operators without options; MediaPipe's custom operators carry theirs
-    // as custom_options (the node's custom_initial_data).
-    case DEQUANTIZE:
-    case LOGISTIC:
-    case RELU:
-    case RELU_N1_TO_1:
-    case RELU6:
-    case TANH:
-    case PAD:
-    case TRANSPOSE:
-    case PRELU:
-    case MAXIMUM:
-    case MINIMUM:
-    case HARD_SWISH:
-    case CUSTOM: return NodeOptions{};
-    default: return std::nullopt;
-  }
+  const auto found = writers().find(builtinName(builtin));
+  if (found == writers().end()) return std::nullopt;
+  if (found->second.needsParams && node.builtin_data == nullptr) return std::nullopt;
+  return found->second.write(b, node);
 }
 
 }  // namespace annrt::tflite::delegate
