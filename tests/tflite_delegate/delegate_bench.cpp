@@ -21,9 +21,9 @@ extern "C" void TfLiteXNNPackDelegateDelete(TfLiteDelegate* delegate);
 
 namespace {
 
+using annrt::tflite::delegate::testing::runModel;
 using annrt::tflite::delegate::testing::RunResult;
 using annrt::tflite::delegate::testing::RunSettings;
-using annrt::tflite::delegate::testing::runModel;
 
 constexpr int kRuns = 30;
 

@@ -203,6 +203,28 @@ TEST(Options, DevicesAreTheCompilationsDevices) {
   EXPECT_NE(log.find("partition(s) on nnapi-reference"), std::string::npos) << log;
 }
 
+// annrt-cpu logs the threads it compiles for with ANNRT_VLOG=driver, which
+// is read once per process: ctest runs this test with it
+// (tflite_delegate_threads in CMakeLists.txt).
+TEST(Options, NumThreadsReachesTheDevice) {
+  const char* vlog = std::getenv("ANNRT_VLOG");
+  if (vlog == nullptr || std::string(vlog).find("driver") == std::string::npos) {
+    GTEST_SKIP() << "needs ANNRT_VLOG=driver from the start (ctest -R tflite_delegate_threads)";
+  }
+  const std::string path = modelPath("hand_landmark_lite");
+  if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
+  for (const int threads : {1, 2}) {
+    DelegatePtr delegate =
+        createDelegate({{"devices", "annrt-cpu"}, {"num_threads", std::to_string(threads)}});
+    ASSERT_NE(delegate, nullptr);
+    ::testing::internal::CaptureStderr();
+    EXPECT_LE(compareWithTflite(path, delegate.get()), kTolerance);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    // annrt-cpu's plan: "... on 2 threads" for its threaded stages.
+    EXPECT_EQ(log.find("2 threads") != std::string::npos, threads == 2) << log;
+  }
+}
+
 // A resized input re-prepares the partition with the new shapes: ADD of a
 // [1,2,2,1] constant to an input resized from [1,2,2,1] to [3,2,2,1].
 TEST(Resize, InputResizeRebuildsThePartition) {
