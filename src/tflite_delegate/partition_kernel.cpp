@@ -15,10 +15,6 @@
 namespace annrt::tflite::delegate {
 namespace {
 
-struct ExecutionDeleter {
-  void operator()(ANeuralNetworksExecution* e) const { ANeuralNetworksExecution_free(e); }
-};
-
 TfLiteStatus report(TfLiteContext* context, const Result<void>& result) {
   if (result.ok()) return kTfLiteOk;
   context->ReportError(context, "annrt delegate: %s", result.error().message.c_str());
@@ -69,6 +65,7 @@ Result<void> PartitionKernel::build(const std::vector<std::vector<uint32_t>>& sh
     importOptions.inputShapes = shapes;
     importOptions.strictResize = false;
   }
+  execution_.reset();  // of the previous compilation
   ANNRT_ASSIGN_OR_RETURN(model_, importBuffer(partition_.file, importOptions));
   tools::CompileSettings settings;
   settings.preference = options.preference;
@@ -111,28 +108,48 @@ Result<void> PartitionKernel::prepare(TfLiteContext* context) {
   return {};
 }
 
-Result<void> PartitionKernel::invoke(TfLiteContext* context) {
+std::vector<PartitionKernel::Buffer> PartitionKernel::buffers(TfLiteContext* context) const {
+  std::vector<Buffer> result;
+  for (const int input : partition_.inputs) {
+    result.push_back({context->tensors[input].data.raw, context->tensors[input].bytes});
+  }
+  for (const int output : partition_.outputs) {
+    result.push_back({context->tensors[output].data.raw, context->tensors[output].bytes});
+  }
+  return result;
+}
+
+// TFLite's tensors are the execution's buffers: nothing is copied. The
+// execution is reusable and kept while TFLite's buffers stay where they are.
+Result<void> PartitionKernel::bind(const std::vector<Buffer>& buffers) {
+  execution_.reset();
   ANeuralNetworksExecution* raw = nullptr;
   ANNRT_RETURN_IF_ERROR(
       client::checkNnapi(ANeuralNetworksExecution_create(compilation_.get(), &raw),
                          "ANeuralNetworksExecution_create"));
   std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter> execution(raw);
-  // TFLite's tensors are the execution's buffers: nothing is copied.
-  for (size_t i = 0; i < partition_.inputs.size(); ++i) {
-    const TfLiteTensor& tensor = context->tensors[partition_.inputs[i]];
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksExecution_setReusable(raw, true),
+                                           "ANeuralNetworksExecution_setReusable"));
+  const size_t inputs = partition_.inputs.size();
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const bool input = i < inputs;
+    const auto index = static_cast<int32_t>(input ? i : i - inputs);
+    const int code = input ? ANeuralNetworksExecution_setInput(raw, index, nullptr, buffers[i].data,
+                                                               buffers[i].bytes)
+                           : ANeuralNetworksExecution_setOutput(raw, index, nullptr,
+                                                                buffers[i].data, buffers[i].bytes);
     ANNRT_RETURN_IF_ERROR(client::checkNnapi(
-        ANeuralNetworksExecution_setInput(execution.get(), static_cast<int32_t>(i), nullptr,
-                                          tensor.data.raw_const, tensor.bytes),
-        "ANeuralNetworksExecution_setInput"));
+        code, input ? "ANeuralNetworksExecution_setInput" : "ANeuralNetworksExecution_setOutput"));
   }
-  for (size_t i = 0; i < partition_.outputs.size(); ++i) {
-    TfLiteTensor& tensor = context->tensors[partition_.outputs[i]];
-    ANNRT_RETURN_IF_ERROR(client::checkNnapi(
-        ANeuralNetworksExecution_setOutput(execution.get(), static_cast<int32_t>(i), nullptr,
-                                           tensor.data.raw, tensor.bytes),
-        "ANeuralNetworksExecution_setOutput"));
-  }
-  ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksExecution_compute(execution.get()),
+  execution_ = std::move(execution);
+  bound_ = buffers;
+  return {};
+}
+
+Result<void> PartitionKernel::invoke(TfLiteContext* context) {
+  const std::vector<Buffer> current = buffers(context);
+  if (!execution_ || current != bound_) ANNRT_RETURN_IF_ERROR(bind(current));
+  ANNRT_RETURN_IF_ERROR(client::checkNnapi(ANeuralNetworksExecution_compute(execution_.get()),
                                            "ANeuralNetworksExecution_compute"));
   counters().invocations++;
   return {};

@@ -21,6 +21,10 @@ namespace annrt::tflite::delegate {
 
 class Delegate;
 
+struct ExecutionDeleter {
+  void operator()(ANeuralNetworksExecution* e) const { ANeuralNetworksExecution_free(e); }
+};
+
 class PartitionKernel {
  public:
   static Result<std::unique_ptr<PartitionKernel>> create(const Delegate& delegate, int index,
@@ -37,6 +41,14 @@ class PartitionKernel {
       : delegate_(delegate), index_(index), partition_(std::move(partition)) {}
   Result<void> build(const std::vector<std::vector<uint32_t>>& inputShapes);
   std::vector<std::vector<uint32_t>> inputShapes(TfLiteContext* context) const;
+  struct Buffer {
+    void* data = nullptr;
+    size_t bytes = 0;
+    bool operator==(const Buffer&) const = default;
+  };
+  // The partition's inputs' then outputs' TFLite buffers.
+  std::vector<Buffer> buffers(TfLiteContext* context) const;
+  Result<void> bind(const std::vector<Buffer>& buffers);
 
   const Delegate& delegate_;
   int index_;
@@ -44,6 +56,8 @@ class PartitionKernel {
   std::vector<std::vector<uint32_t>> compiledShapes_;
   std::unique_ptr<ImportedModel> model_;
   tools::CompilationPtr compilation_;
+  std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter> execution_;  // after compilation_
+  std::vector<Buffer> bound_;
 };
 
 }  // namespace annrt::tflite::delegate
