@@ -38,16 +38,15 @@ std::vector<int> toVector(const TfLiteIntArray* array) {
   return std::vector<int>(array->data, array->data + array->size);
 }
 
-// A TfLiteIntArray TFLite only reads, freed here.
+// A TfLiteIntArray TFLite only reads: { int size; int data[]; } laid out
+// in ints.
 struct IntArray {
-  explicit IntArray(const std::vector<int>& values)
-      : storage(std::malloc(sizeof(TfLiteIntArray) + values.size() * sizeof(int))) {
-    array()->size = static_cast<int>(values.size());
-    std::copy(values.begin(), values.end(), array()->data);
+  explicit IntArray(const std::vector<int>& values) : storage(values.size() + 1) {
+    storage[0] = static_cast<int>(values.size());
+    std::copy(values.begin(), values.end(), storage.begin() + 1);
   }
-  ~IntArray() { std::free(storage); }
-  TfLiteIntArray* array() { return static_cast<TfLiteIntArray*>(storage); }
-  void* storage;
+  TfLiteIntArray* array() { return reinterpret_cast<TfLiteIntArray*>(storage.data()); }
+  std::vector<int> storage;
 };
 
 // The constant float16 weights of `nodes` (see WeightProducers).
