@@ -105,6 +105,10 @@ struct TfLiteReducerParams {
   bool keep_dims;
 };
 
+struct TfLiteDepthToSpaceParams {
+  int block_size;
+};
+
 // TFLite 2.9 has these three fields; later releases append the activation.
 struct TfLiteTransposeConvParams {
   TfLitePadding padding;

@@ -20,6 +20,7 @@ namespace annrt::tflite::delegate {
 namespace {
 
 constexpr int32_t kDequantize = 6;
+constexpr int32_t kDensify = 124;
 
 Result<tools::DeviceSelection> selectDevices(const std::vector<std::string>& names) {
   tools::DeviceSelection selection;
@@ -49,7 +50,8 @@ struct IntArray {
   std::vector<int> storage;
 };
 
-// The constant float16 weights of `nodes` (see WeightProducers).
+// The constant weights TFLite computes of `nodes` (see WeightProducers);
+// `nodes` are in execution order, producers first.
 Result<WeightProducers> findWeights(TfLiteContext* context, const std::vector<int>& nodes) {
   WeightProducers weights;
   for (const int index : nodes) {
@@ -57,11 +59,14 @@ Result<WeightProducers> findWeights(TfLiteContext* context, const std::vector<in
     TfLiteRegistration* registration = nullptr;
     ANNRT_CHECK(context->GetNodeAndRegistration(context, index, &node, &registration) == kTfLiteOk,
                 "TFLite has no node {}", index);
-    if (registration->builtin_code == kDequantize && node->inputs->size == 1 &&
-        node->outputs->size == 1 && node->inputs->data[0] >= 0 &&
-        context->tensors[node->inputs->data[0]].allocation_type == kTfLiteMmapRo) {
-      weights[node->outputs->data[0]] = index;
+    const int32_t code = registration->builtin_code;
+    if ((code != kDequantize && code != kDensify) || node->inputs->size != 1 ||
+        node->outputs->size != 1 || node->inputs->data[0] < 0) {
+      continue;
     }
+    const int input = node->inputs->data[0];
+    const bool constant = context->tensors[input].allocation_type == kTfLiteMmapRo;
+    if (constant || weights.count(input) != 0) weights[node->outputs->data[0]] = index;
   }
   return weights;
 }
@@ -104,11 +109,11 @@ TfLiteStatus Delegate::prepare(TfLiteContext* context, TfLiteDelegate* delegate)
   return kTfLiteError;
 }
 
-// A node is claimed when the importer converts it alone (with its constant
-// float16 weights) and the chosen devices (all devices when the runtime
-// chooses) support every NNAPI operation it becomes. The weights' DEQUANTIZE
-// nodes stay with TFLite, which computes them once.
-Result<bool> Delegate::supported(TfLiteContext* context, int index) {
+// Why a node stays with TFLite ("" when it is claimed). A node is claimed when the importer
+// converts it alone (with its constant float16 weights) and the chosen devices (all devices when
+// the runtime chooses) support every NNAPI operation it becomes. The weights' DEQUANTIZE nodes stay
+// with TFLite, which computes them once.
+Result<std::string> Delegate::refusal(TfLiteContext* context, int index) {
   TfLiteNode* node = nullptr;
   TfLiteRegistration* registration = nullptr;
   ANNRT_CHECK(context->GetNodeAndRegistration(context, index, &node, &registration) == kTfLiteOk,
@@ -116,21 +121,25 @@ Result<bool> Delegate::supported(TfLiteContext* context, int index) {
   const std::string_view custom = registration->custom_name ? registration->custom_name : "";
   if (options_.skipOps.count(registration->builtin_code) != 0 ||
       options_.skipCustomOps.count(std::string(custom)) != 0) {
-    return false;
+    return std::string("skip_ops");
   }
   const OpMapping* mapping = findMapping(registration->builtin_code, custom);
-  if (mapping == nullptr || registration->version > mapping->maxVersion) return false;
+  if (mapping == nullptr) return std::string("annrt does not map it");
+  if (registration->version > mapping->maxVersion) {
+    return fmt::format("version {} (annrt maps up to {})", registration->version,
+                       mapping->maxVersion);
+  }
   // Other DEQUANTIZE nodes (of computed float16 tensors, e.g. after a
   // DENSIFY) have no NNAPI counterpart; asking would only log the refusal.
-  if (registration->builtin_code == kDequantize) return false;
+  if (registration->builtin_code == kDequantize) return std::string("a computed DEQUANTIZE");
   const std::vector<int> nodes{index};
   const std::vector<int> outputs = toVector(node->outputs);
   auto written = writePartition(context, nodes, outputs, weights_);
-  if (!written.ok()) return false;
+  if (!written.ok()) return written.error().message;
   auto imported = importBuffer(written->file);
-  if (!imported.ok()) return false;
+  if (!imported.ok()) return imported.error().message;
   const size_t count = (*imported)->operations().size();
-  if (count == 0) return true;
+  if (count == 0) return std::string();
   std::vector<const ANeuralNetworksDevice*> handles;
   if (selection_.runtimeChooses) {
     ANNRT_ASSIGN_OR_RETURN(const auto available, client::listDevices());
@@ -143,7 +152,8 @@ Result<bool> Delegate::supported(TfLiteContext* context, int index) {
       ANeuralNetworksModel_getSupportedOperationsForDevices(
           (*imported)->model(), handles.data(), static_cast<uint32_t>(handles.size()), flags.get()),
       "ANeuralNetworksModel_getSupportedOperationsForDevices"));
-  return std::all_of(flags.get(), flags.get() + count, [](bool b) { return b; });
+  if (std::all_of(flags.get(), flags.get() + count, [](bool b) { return b; })) return std::string();
+  return fmt::format("not supported by {}", tools::describeSelection(selection_));
 }
 
 // TFLite's own partitioning of the claimed nodes, keeping the largest
@@ -209,8 +219,12 @@ Result<void> Delegate::claimNodes(TfLiteContext* context) {
   std::vector<int> claimed;
   for (const int node : nodes) {
     if (weightNodes.count(node) != 0) continue;
-    ANNRT_ASSIGN_OR_RETURN(const bool ok, supported(context, node));
-    if (ok) claimed.push_back(node);
+    ANNRT_ASSIGN_OR_RETURN(const std::string reason, refusal(context, node));
+    if (reason.empty()) {
+      claimed.push_back(node);
+    } else {
+      log(LogLevel::VERBOSE, fmt::format("node {} stays with TFLite: {}", node, reason));
+    }
   }
   counters().nodes += static_cast<int32_t>(nodes.size());
   ANNRT_ASSIGN_OR_RETURN(const Chosen choice, choosePartitions(context, claimed));

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -45,7 +46,7 @@ class Delegate {
   Delegate(DelegateOptions options, tools::DeviceSelection selection);
   static TfLiteStatus prepare(TfLiteContext* context, TfLiteDelegate* delegate);
   Result<void> claimNodes(TfLiteContext* context);
-  Result<bool> supported(TfLiteContext* context, int node);
+  Result<std::string> refusal(TfLiteContext* context, int node);
   struct Chosen {
     std::vector<int> nodes;
     int partitions = 0;

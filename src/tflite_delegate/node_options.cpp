@@ -134,6 +134,13 @@ std::optional<NodeOptions> transposeConvOptions(FlatBufferBuilder& b, const TfLi
           .Union()};
 }
 
+std::optional<NodeOptions> depthToSpaceOptions(FlatBufferBuilder& b, const TfLiteNode& node) {
+  return NodeOptions{
+      fb::BuiltinOptions::DepthToSpaceOptions,
+      fb::CreateDepthToSpaceOptions(b, params<abi::TfLiteDepthToSpaceParams>(node).block_size)
+          .Union()};
+}
+
 // Operators without options; MediaPipe's custom operators carry theirs as
 // custom_options (the node's custom_initial_data).
 std::optional<NodeOptions> noOptions(FlatBufferBuilder&, const TfLiteNode&) {
@@ -163,7 +170,9 @@ const std::map<std::string, Entry, std::less<>>& writers() {
       {"SOFTMAX", {softmaxOptions, true}},
       {"RESIZE_BILINEAR", {resizeBilinearOptions, true}},
       {"MEAN", {reducerOptions, true}},
+      {"DEPTH_TO_SPACE", {depthToSpaceOptions, true}},
       {"DEQUANTIZE", {noOptions, false}},
+      {"DENSIFY", {noOptions, false}},
       {"LOGISTIC", {noOptions, false}},
       {"RELU", {noOptions, false}},
       {"RELU_N1_TO_1", {noOptions, false}},

@@ -96,10 +96,13 @@ class Writer {
   }
 
  private:
-  // The partition's nodes after the DEQUANTIZE nodes of the weights they read.
+  // The partition's nodes after the weight nodes they read (transitively).
   Result<std::vector<int>> withWeights(std::span<const int> nodes, const WeightProducers& weights) {
-    std::vector<int> dequantizes;
-    for (const int index : nodes) {
+    std::vector<int> added;
+    std::vector<int> pending(nodes.begin(), nodes.end());
+    while (!pending.empty()) {
+      const int index = pending.back();
+      pending.pop_back();
       TfLiteNode* node = nullptr;
       TfLiteRegistration* registration = nullptr;
       ANNRT_CHECK(
@@ -108,14 +111,17 @@ class Writer {
       for (const int input : toVector(node->inputs)) {
         const auto found = weights.find(input);
         if (found == weights.end()) continue;
-        if (std::find(nodes.begin(), nodes.end(), found->second) != nodes.end()) continue;
-        if (std::find(dequantizes.begin(), dequantizes.end(), found->second) == dequantizes.end()) {
-          dequantizes.push_back(found->second);
-        }
+        const int producer = found->second;
+        if (std::find(nodes.begin(), nodes.end(), producer) != nodes.end()) continue;
+        if (std::find(added.begin(), added.end(), producer) != added.end()) continue;
+        added.push_back(producer);
+        pending.push_back(producer);
       }
     }
-    dequantizes.insert(dequantizes.end(), nodes.begin(), nodes.end());
-    return dequantizes;
+    // Node indices follow TFLite's execution order: producers first.
+    std::sort(added.begin(), added.end());
+    added.insert(added.end(), nodes.begin(), nodes.end());
+    return added;
   }
 
   bool isConstant(int index) const {
@@ -182,8 +188,10 @@ class Writer {
     }
     const std::vector<int> shape = toVector(tensor.dims);
     const std::string name = tensor.name == nullptr ? fmt::format("t{}", index) : tensor.name;
+    const auto quantized = quantization(tensor);
+    const auto sparse = sparsity(tensor);
     tensors_.push_back(fb::CreateTensor(b_, b_.CreateVector(shape), *type, buffer,
-                                        b_.CreateString(name), quantization(tensor)));
+                                        b_.CreateString(name), quantized, false, sparse));
     const auto local = static_cast<int32_t>(tensors_.size() - 1);
     local_.emplace(index, local);
     return local;
@@ -204,6 +212,31 @@ class Writer {
     return fb::CreateQuantizationParameters(
         b_, 0, 0, b_.CreateVector(scales), b_.CreateVector(zeroPoints),
         fb::QuantizationDetails::NONE, 0, affine->quantized_dimension);
+  }
+
+  // TFLite has read the file's index vectors into int arrays.
+  Offset<fb::SparsityParameters> sparsity(const TfLiteTensor& tensor) {
+    if (tensor.sparsity == nullptr) return 0;
+    const TfLiteSparsity& sparse = *tensor.sparsity;
+    std::vector<Offset<fb::DimensionMetadata>> dimensions;
+    for (int d = 0; d < sparse.dim_metadata_size; ++d) {
+      const TfLiteDimensionMetadata& dim = sparse.dim_metadata[d];
+      if (dim.format == kTfLiteDimDense) {
+        dimensions.push_back(
+            fb::CreateDimensionMetadata(b_, fb::DimensionType::DENSE, dim.dense_size));
+        continue;
+      }
+      const auto segments =
+          fb::CreateInt32Vector(b_, b_.CreateVector(toVector(dim.array_segments))).Union();
+      const auto indices =
+          fb::CreateInt32Vector(b_, b_.CreateVector(toVector(dim.array_indices))).Union();
+      dimensions.push_back(fb::CreateDimensionMetadata(
+          b_, fb::DimensionType::SPARSE_CSR, dim.dense_size, fb::SparseIndexVector::Int32Vector,
+          segments, fb::SparseIndexVector::Int32Vector, indices));
+    }
+    return fb::CreateSparsityParameters(b_, b_.CreateVector(toVector(sparse.traversal_order)),
+                                        b_.CreateVector(toVector(sparse.block_map)),
+                                        b_.CreateVector(dimensions));
   }
 
   void finish(const std::vector<Offset<fb::Operator>>& operators,

@@ -25,10 +25,11 @@ struct WrittenPartition {
   std::vector<std::string> operatorNames;  // per node, e.g. "CONV_2D"
 };
 
-// Constant float16 weights: the tensors a DEQUANTIZE of a constant writes,
-// with that node. TFLite computes them once; a partition reading them gets
-// its own copy of the DEQUANTIZE, so that the importer sees constant weights
-// (and keeps them float16).
+// Constant weights TFLite computes once from constants: DEQUANTIZE (of
+// float16) and DENSIFY (of sparse tensors) of constants or of such weights;
+// by the tensor they write, with the node writing it. TFLite keeps
+// these nodes; a partition reading their output writes its own copy of them,
+// so that the importer sees constant weights (and keeps them float16).
 using WeightProducers = std::map<int, int>;  // tensor -> DEQUANTIZE node
 
 // `nodes`: node indices of the context's graph; `outputs`: the tensors read
