@@ -30,6 +30,7 @@ void tflite_plugin_destroy_delegate(TfLiteDelegate* delegate);
 typedef struct AnnrtTfliteDelegateStats {
   int32_t nodes;          /* nodes of the graphs the delegate was applied to */
   int32_t delegatedNodes; /* nodes replaced by annrt partitions */
+  int32_t weightNodes;    /* nodes computing constant weights, which TFLite keeps */
   int32_t partitions;     /* annrt partitions */
   int32_t builds;         /* partition compilations (first and after resizes) */
   int64_t invocations;    /* partition executions */

@@ -216,6 +216,7 @@ Result<void> Delegate::claimNodes(TfLiteContext* context) {
   ANNRT_ASSIGN_OR_RETURN(weights_, findWeights(context, nodes));
   std::set<int> weightNodes;
   for (const auto& [tensor, node] : weights_) weightNodes.insert(node);
+  counters().weightNodes += static_cast<int32_t>(weightNodes.size());
   std::vector<int> claimed;
   for (const int node : nodes) {
     if (weightNodes.count(node) != 0) continue;

@@ -22,7 +22,7 @@
 namespace annrt::tflite::delegate {
 
 struct Counters {
-  std::atomic<int32_t> nodes{0}, delegatedNodes{0}, partitions{0}, builds{0};
+  std::atomic<int32_t> nodes{0}, delegatedNodes{0}, weightNodes{0}, partitions{0}, builds{0};
   std::atomic<int64_t> invocations{0};
 };
 Counters& counters();

@@ -57,6 +57,6 @@ extern "C" __attribute__((visibility("default"))) void annrt_tflite_delegate_sta
     AnnrtTfliteDelegateStats* stats) {
   if (stats == nullptr) return;
   const auto& c = annrt::tflite::delegate::counters();
-  *stats = {c.nodes.load(), c.delegatedNodes.load(), c.partitions.load(), c.builds.load(),
-            c.invocations.load()};
+  *stats = {c.nodes.load(),      c.delegatedNodes.load(), c.weightNodes.load(),
+            c.partitions.load(), c.builds.load(),         c.invocations.load()};
 }

@@ -115,7 +115,11 @@ TEST_P(DefaultModel, MatchesTfliteAlone) {
   const double error = compareWithTflite(modelPath(GetParam()), delegate.get());
   EXPECT_LE(error, kTolerance) << GetParam();
   const AnnrtTfliteDelegateStats after = stats();
+  // annrt-cpu takes every node of the default models but the weights'.
   EXPECT_GT(after.delegatedNodes, before.delegatedNodes) << "the delegate replaced no node";
+  EXPECT_EQ(after.delegatedNodes - before.delegatedNodes + after.weightNodes - before.weightNodes,
+            after.nodes - before.nodes)
+      << "nodes left to TFLite (log_level:verbose says why)";
   EXPECT_GT(after.invocations, before.invocations) << "no annrt partition ran";
 }
 
