@@ -34,15 +34,19 @@ Result<std::unique_ptr<PartitionKernel>> PartitionKernel::create(
       new PartitionKernel(delegate, index, std::move(partition)));
   const auto shapes = kernel->inputShapes(context);
   ANNRT_RETURN_IF_ERROR(kernel->build(shapes));
+  const WrittenPartition& written = kernel->partition_;
   std::map<std::string, int> ops;
-  for (const std::string& name : kernel->partition_.operatorNames) ++ops[name];
+  for (size_t i = written.weightNodes; i < written.operatorNames.size(); ++i) {
+    ++ops[written.operatorNames[i]];
+  }
   std::vector<std::string> counts;
   for (const auto& [name, count] : ops) counts.push_back(fmt::format("{} x{}", name, count));
-  delegate.log(
-      LogLevel::INFO,
-      fmt::format("annrt partition {}: {} node(s) ({}) -> {} NNAPI operation(s) on {}", index,
-                  nodes.size(), fmt::join(counts, ", "), kernel->model_->operations().size(),
-                  tools::describeSelection(delegate.selection())));
+  delegate.log(LogLevel::INFO,
+               fmt::format("annrt partition {}: {} node(s) ({}) and {} weight node(s) -> {} NNAPI "
+                           "operation(s) on {}",
+                           index, nodes.size(), fmt::join(counts, ", "), written.weightNodes,
+                           kernel->model_->operations().size(),
+                           tools::describeSelection(delegate.selection())));
   return kernel;
 }
 

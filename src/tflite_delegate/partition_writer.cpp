@@ -56,6 +56,7 @@ class Writer {
                                  const WeightProducers& weights) {
     ANNRT_ASSIGN_OR_RETURN(const std::vector<int> nodeIndices,
                            withWeights(partitionNodes, weights));
+    result_.weightNodes = nodeIndices.size() - partitionNodes.size();
     std::vector<Node> nodes;
     std::set<int> produced;
     for (const int index : nodeIndices) {

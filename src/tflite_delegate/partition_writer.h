@@ -23,6 +23,7 @@ struct WrittenPartition {
   std::vector<int> inputs;                 // TFLite tensor indices of subgraph 0's inputs, in order
   std::vector<int> outputs;                // ... and of its outputs
   std::vector<std::string> operatorNames;  // per node, e.g. "CONV_2D"
+  size_t weightNodes = 0;                  // copies of weight nodes, first in operatorNames
 };
 
 // Constant weights TFLite computes once from constants: DEQUANTIZE (of

@@ -24,6 +24,7 @@ namespace annrt::tflite::delegate::testing {
 namespace {
 
 namespace fs = std::filesystem;
+namespace fb = ::annrt::tflite::fb;
 constexpr double kTolerance = 5e-3;  // the accuracy tests' (tests/tflite/accuracy_test.cpp)
 
 fs::path modelsDir() {
@@ -141,6 +142,45 @@ TEST(Partitions, UnsupportedNodesStayWithTflite) {
   EXPECT_GE(after.partitions - before.partitions, 2);
   EXPECT_LT(after.delegatedNodes - before.delegatedNodes, after.nodes - before.nodes)
       << "the skipped nodes were delegated";
+}
+
+// ADD, SQUARE (which annrt's importer does not map), ADD: two annrt
+// partitions around TFLite's SQUARE kernel.
+TEST(Partitions, UnmappedOperatorSplitsTheGraph) {
+  namespace t = annrt::tflite::testing;
+  t::ModelSpec spec;
+  const uint32_t add = spec.addOpcode(0);      // ADD
+  const uint32_t square = spec.addOpcode(92);  // SQUARE
+  const std::vector<float> constant{0.5f, -1.0f, 2.0f, 0.25f};
+  const uint32_t buffer = spec.addBuffer(constant);
+  t::SubgraphSpec main;
+  main.tensors = {{{1, 2, 2, 1}, 0, 0, "x"},
+                  {{1, 2, 2, 1}, 0, buffer, "c"},
+                  {{1, 2, 2, 1}, 0, 0, "sum"},
+                  {{1, 2, 2, 1}, 0, 0, "squared"},
+                  {{1, 2, 2, 1}, 0, 0, "out"}};
+  const t::Options addOptions{fb::BuiltinOptions::AddOptions,
+                              [](auto& b) { return fb::CreateActivationOptions(b).Union(); }};
+  main.operators = {t::OperatorSpec{add, {0, 1}, {2}, addOptions},
+                    t::OperatorSpec{square, {2}, {3}},
+                    t::OperatorSpec{add, {3, 1}, {4}, addOptions}};
+  main.inputs = {0};
+  main.outputs = {4};
+  spec.subgraphs = {main};
+  const std::vector<uint8_t> file = t::serialize(spec);
+  const fs::path path = fs::temp_directory_path() / "annrt_delegate_add_square_add.tflite";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+
+  DelegatePtr delegate = createDelegate({{"devices", "annrt-cpu"}});
+  ASSERT_NE(delegate, nullptr);
+  const AnnrtTfliteDelegateStats before = stats();
+  EXPECT_LE(compareWithTflite(path.string(), delegate.get()), kTolerance);
+  const AnnrtTfliteDelegateStats after = stats();
+  EXPECT_EQ(after.nodes - before.nodes, 3);
+  EXPECT_EQ(after.delegatedNodes - before.delegatedNodes, 2);
+  EXPECT_EQ(after.partitions - before.partitions, 2);
+  EXPECT_EQ(after.invocations - before.invocations, 2);
 }
 
 TEST(Partitions, MaxPartitionsKeepsTheLargest) {
