@@ -46,6 +46,15 @@ std::string modelPath(const std::string& name) {
   return (modelsDir() / (name + ".tflite")).string();
 }
 
+// `spec` as a .tflite file in the temporary directory.
+fs::path writeModel(const annrt::tflite::testing::ModelSpec& spec, const std::string& name) {
+  const std::vector<uint8_t> file = annrt::tflite::testing::serialize(spec);
+  const fs::path path = fs::temp_directory_path() / ("annrt_delegate_" + name + ".tflite");
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  return path;
+}
+
 struct DelegateDeleter {
   void operator()(TfLiteDelegate* d) const { tflite_plugin_destroy_delegate(d); }
 };
@@ -167,11 +176,7 @@ TEST(Partitions, UnmappedOperatorSplitsTheGraph) {
   main.inputs = {0};
   main.outputs = {4};
   spec.subgraphs = {main};
-  const std::vector<uint8_t> file = t::serialize(spec);
-  const fs::path path = fs::temp_directory_path() / "annrt_delegate_add_square_add.tflite";
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
-
+  const fs::path path = writeModel(spec, "add_square_add");
   DelegatePtr delegate = createDelegate({{"devices", "annrt-cpu"}});
   ASSERT_NE(delegate, nullptr);
   const AnnrtTfliteDelegateStats before = stats();
@@ -272,11 +277,7 @@ TEST(Options, NumThreadsReachesTheDevice) {
 // A resized input re-prepares the partition with the new shapes: ADD of a
 // [1,2,2,1] constant to an input resized from [1,2,2,1] to [3,2,2,1].
 TEST(Resize, InputResizeRebuildsThePartition) {
-  const std::vector<uint8_t> file =
-      annrt::tflite::testing::serialize(annrt::tflite::testing::addModel());
-  const fs::path path = fs::temp_directory_path() / "annrt_delegate_resize_add.tflite";
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  const fs::path path = writeModel(annrt::tflite::testing::addModel(), "resize_add");
   DelegatePtr delegate = createDelegate({{"devices", "annrt-cpu"}});
   ASSERT_NE(delegate, nullptr);
   const AnnrtTfliteDelegateStats before = stats();
