@@ -149,7 +149,8 @@ std::optional<NodeOptions> noOptions(FlatBufferBuilder&, const TfLiteNode&) {
 
 struct Entry {
   OptionsWriter write;
-  bool needsParams;  // reads TfLiteNode::builtin_data
+  bool needsParams;    // reads TfLiteNode::builtin_data
+  int maxVersion = 0;  // > 0: the highest version whose parameters it reads
 };
 
 // By TFLite operator name (builtinName).
@@ -157,7 +158,8 @@ const std::map<std::string, Entry, std::less<>>& writers() {
   static const std::map<std::string, Entry, std::less<>> kWriters = {
       {"CONV_2D", {convOptions, true}},
       {"DEPTHWISE_CONV_2D", {depthwiseOptions, true}},
-      {"TRANSPOSE_CONV", {transposeConvOptions, true}},
+      // Version 4 adds a fused activation, a field TFLite 2.9's struct lacks.
+      {"TRANSPOSE_CONV", {transposeConvOptions, true, 3}},
       {"AVERAGE_POOL_2D", {poolOptions, true}},
       {"MAX_POOL_2D", {poolOptions, true}},
       {"ADD", {activationOptions<fb::BuiltinOptions::AddOptions>, true}},
@@ -191,10 +193,11 @@ const std::map<std::string, Entry, std::less<>>& writers() {
 
 }  // namespace
 
-std::optional<NodeOptions> writeNodeOptions(FlatBufferBuilder& b, int32_t builtin,
+std::optional<NodeOptions> writeNodeOptions(FlatBufferBuilder& b, int32_t builtin, int version,
                                             const TfLiteNode& node) {
   const auto found = writers().find(builtinName(builtin));
   if (found == writers().end()) return std::nullopt;
+  if (found->second.maxVersion > 0 && version > found->second.maxVersion) return std::nullopt;
   if (found->second.needsParams && node.builtin_data == nullptr) return std::nullopt;
   return found->second.write(b, node);
 }

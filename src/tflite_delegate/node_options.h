@@ -21,9 +21,9 @@ struct NodeOptions {
   flatbuffers::Offset<void> table = 0;
 };
 
-// nullopt for the builtins whose options the delegate does not convert:
-// their nodes stay with TFLite.
+// nullopt for the builtins (and versions) whose options the delegate does
+// not convert: their nodes stay with TFLite.
 std::optional<NodeOptions> writeNodeOptions(flatbuffers::FlatBufferBuilder& builder,
-                                            int32_t builtin, const TfLiteNode& node);
+                                            int32_t builtin, int version, const TfLiteNode& node);
 
 }  // namespace annrt::tflite::delegate

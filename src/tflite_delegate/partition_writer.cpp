@@ -132,10 +132,11 @@ class Writer {
   Result<Offset<fb::Operator>> writeOperator(const Node& node) {
     const TfLiteRegistration& reg = *node.registration;
     const std::string custom = reg.custom_name == nullptr ? "" : reg.custom_name;
-    const std::optional<NodeOptions> options = writeNodeOptions(b_, reg.builtin_code, *node.node);
+    const std::optional<NodeOptions> options =
+        writeNodeOptions(b_, reg.builtin_code, reg.version, *node.node);
     if (!options) {
-      return makeError(ErrorCode::BAD_DATA, "the parameters of {} are not converted",
-                       builtinName(reg.builtin_code));
+      return makeError(ErrorCode::BAD_DATA, "the parameters of {} version {} are not converted",
+                       builtinName(reg.builtin_code), reg.version);
     }
     result_.operatorNames.push_back(custom.empty() ? builtinName(reg.builtin_code) : custom);
     std::vector<int32_t> inputs, outputs;
