@@ -36,13 +36,16 @@ namespace {
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
 // The most pixels of one tile (AVX-512's layout, below), and of AVX2's.
 constexpr uint32_t kTileRows = 12;
-constexpr int kNarrowTileRows = 6;
+constexpr int kNarrowTileRows = 12;
+constexpr int kPanel16Rows = 6;  // AVX2's pixels at a time by a panel of 16
 
 // Tiles and panels per instruction set, sized to the vector registers:
 // AVX-512, 12 pixels by panels of up to 32 channels (24 sums of 16 floats,
-// 2 weight vectors and a broadcast: 27 of 32 registers); AVX2, 6 pixels by
-// panels of up to 16 (12 sums of 8 floats, 2 weight vectors and a broadcast:
-// 15 of 16), XNNPACK's AVX2 GEMM tile being 5 or 6 by 16 likewise.
+// 2 weight vectors and a broadcast: 27 of 32 registers); AVX2, 12 pixels by
+// panels of up to 16, a panel of 16 six pixels at a time (12 sums of 8
+// floats, 2 weight vectors and a broadcast: 15 of 16), one of 8 all twelve
+// at once (12 sums, not 6 waiting on the multiply-adds' latency), as
+// XNNPACK's AVX2 GEMM tiles are 6 by 16 and 10 by 8.
 struct PointwiseLayout {
   uint32_t tileRows = kTileRows;
   uint32_t maxPanelWidth = 32;
@@ -155,7 +158,14 @@ template <int R, bool NARROW>
   const float min = s.range.min, max = s.range.max;
   if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
     if (p.width == 16) {
-      tile<Float8, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      // 6 pixels at a time: 12 sums, 2 weight vectors and a broadcast.
+      constexpr int kHead = R < kPanel16Rows ? R : kPanel16Rows;
+      tile<Float8, kHead, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      if constexpr (R > kPanel16Rows) {
+        tile<Float8, R - kPanel16Rows, 16>(
+            image + size_t{s.inChannels} * kPanel16Rows, s.inChannels, panel,
+            at + size_t{s.outChannels} * kPanel16Rows, s.outChannels, lanes, min, max);
+      }
     } else {
       tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
     }
