@@ -91,7 +91,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "6 x 16 tiles of 8-float vectors (native vs XNNPACK, us): 144 -> 24 on 56x56 306 vs "
       "916, 1152 -> 192 on 7x7 263 vs 692, 672 -> 112 on 14x14 355 vs 949, 16 -> 64 on "
       "112x112 545 vs 634, 8 -> 8 on 256x256 398 vs 454; 8 -> 16 on 128x128 153 vs 129 stays "
-      "on XNNPACK (pointwisePreferred)"},
+      "on XNNPACK (pointwisePreferred); 12-pixel tiles (8-wide panels 12 rows at once) then "
+      "0.72-0.93x that time where K < 112, 0.49-1.04x the newest XNNPACK's GFLOP/s before"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
       "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full"},
