@@ -26,6 +26,11 @@
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
 # Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
 # (default 30; 0 skips TFLite WebAssembly), NATIVE=0 skips native TFLite.
+# TFLITE_BENCHMARK_MODEL=PATH: a native TFLite `benchmark_model` built outside
+# the project (the newest LiteRT sources with their pinned XNNPACK, stock
+# Release flags), run in the same run after annrt-cpu at each thread count
+# with its default flags, as the peer column and its ratios. MODELS="a b"
+# limits the table to those models.
 # LOAD=N runs the whole table beside N CPU-bound processes the script starts
 # and stops (LOAD=auto: one per core but one), as users run it beside other
 # programs; docs/threads.md has such tables.
@@ -104,6 +109,17 @@ native() {
   fi
 }
 
+# peer MODEL THREADS RUNS -> timings of TFLITE_BENCHMARK_MODEL, or "- - - - -"
+peer() {
+  local out
+  if [ -n "${TFLITE_BENCHMARK_MODEL:-}" ] && out="$("$TFLITE_BENCHMARK_MODEL" \
+    --graph="$(tflite_model "$1")" --num_threads="$2" --num_runs="$3" --min_secs=0 2>&1)"; then
+    echo "$out" | timings
+  else
+    echo "- - - - -"
+  fi
+}
+
 # ratio A B -> A / B with two decimals, or "-"
 ratio() {
   awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || a == "-" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'
@@ -144,15 +160,19 @@ host_check() {
 
 host_check before
 echo
-echo "| model | annrt-cpu 1 / 2 thr (ms) | native TFLite 2.9 1 / 2 thr (ms) | vs native 1 / 2 thr | nnapi-reference (ms) | TFLite wasm 1 thr (ms) | TFLite 2.19 1 / 2 thr (ms, issue) | vs issue 1 / 2 thr | init + first, 1 thr (ms): annrt-cpu / native / wasm | memory overall, 1 thr (MB): annrt-cpu / native / issue | annrt-cpu peak (MB) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+[ -z "${TFLITE_BENCHMARK_MODEL:-}" ] || echo "peer: $TFLITE_BENCHMARK_MODEL"
+echo "| model | annrt-cpu 1 / 2 thr (ms) | native TFLite 2.9 1 / 2 thr (ms) | vs native 1 / 2 thr | peer TFLite 1 / 2 thr (ms) | vs peer 1 / 2 thr | nnapi-reference (ms) | TFLite wasm 1 thr (ms) | TFLite 2.19 1 / 2 thr (ms, issue) | vs issue 1 / 2 thr | init + first, 1 thr (ms): annrt-cpu / native / wasm | memory overall, 1 thr (MB): annrt-cpu / native / peer / issue | annrt-cpu peak (MB) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r model tflite1 tflite2 tflite_mem; do
   case "$model" in ''|'#'*|model) continue ;; esac
+  [ -z "${MODELS:-}" ] || [[ " $MODELS " == *" $model "* ]] || continue
   [ -f "$root/models/$model.tflite" ] || { echo "model_table: models/$model.tflite missing (scripts/fetch-models.sh)" >&2; exit 1; }
   read -r avg1 init1 first1 overall1 peak1 <<<"$(run "$model" annrt-cpu 1 "$runs")"
   read -r native1 native_init native_first native_overall _ <<<"$(native "$model" 1 "$runs")"
   read -r avg2 _ _ _ _ <<<"$(run "$model" annrt-cpu 2 "$runs")"
+  read -r peer1 _ _ peer_overall _ <<<"$(peer "$model" 1 "$runs")"
   read -r native2 _ _ _ _ <<<"$(native "$model" 2 "$runs")"
+  read -r peer2 _ _ _ _ <<<"$(peer "$model" 2 "$runs")"
   reference="-"
   if [ "$reference_runs" -gt 0 ]; then
     read -r reference _ _ _ _ <<<"$(run "$model" nnapi-reference 1 "$reference_runs")"
@@ -160,7 +180,7 @@ while read -r model tflite1 tflite2 tflite_mem; do
   read -r wasm_avg wasm_startup <<<"$(wasm "$model")"
   startup="$(awk -v i="$init1" -v f="$first1" 'BEGIN { printf "%.0f + %.0f", i, f }')"
   native_startup="$(awk -v i="$native_init" -v f="$native_first" 'BEGIN { if (i == "-") print "-"; else printf "%.0f + %.0f", i, f }')"
-  echo "| $model | $avg1 / $avg2 | $native1 / $native2 | $(ratio "$avg1" "$native1") / $(ratio "$avg2" "$native2") | $reference | $wasm_avg | $tflite1 / $tflite2 | $(ratio "$avg1" "$tflite1") / $(ratio "$avg2" "$tflite2") | $startup / $native_startup / $wasm_startup | $overall1 / $native_overall / $tflite_mem | $peak1 |"
+  echo "| $model | $avg1 / $avg2 | $native1 / $native2 | $(ratio "$avg1" "$native1") / $(ratio "$avg2" "$native2") | $peer1 / $peer2 | $(ratio "$avg1" "$peer1") / $(ratio "$avg2" "$peer2") | $reference | $wasm_avg | $tflite1 / $tflite2 | $(ratio "$avg1" "$tflite1") / $(ratio "$avg2" "$tflite2") | $startup / $native_startup / $wasm_startup | $overall1 / $native_overall / $peer_overall / $tflite_mem | $peak1 |"
 done <"$root/bench/tflite_figures.tsv"
 echo
 host_check after
