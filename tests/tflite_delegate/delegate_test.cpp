@@ -339,7 +339,7 @@ TEST(ExternalDelegate, LoaderTakesTheLibrary) {
   // is TFLite's leak, not annrt's: LeakSanitizer is told to ignore it.
   ::testing::internal::CaptureStderr();
   {
-    const LeaksIgnored ignored;
+    [[maybe_unused]] const LeaksIgnored ignored;
     create(&wrong);
   }
   const std::string log = ::testing::internal::GetCapturedStderr();
