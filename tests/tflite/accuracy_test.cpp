@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/output_error.h"
 #include "common/result.h"
 #include "model_runner.h"
 #include "tflite/importer.h"
@@ -23,7 +24,7 @@ namespace annrt::tflite {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr double kTolerance = 5e-3;
+constexpr double kTolerance = test::kAccuracyTolerance;
 
 fs::path modelsDir() {
   const char* env = std::getenv("ANNRT_MODELS_DIR");
@@ -52,15 +53,10 @@ struct Figure {
 Figure compareOutput(const float* actual, size_t count, const nlohmann::json& reference) {
   const auto& values = reference["values"];
   EXPECT_EQ(count, values.size()) << "output " << reference["name"];
-  double maxDifference = 0, maxReference = 0;
-  for (size_t i = 0; i < values.size() && i < count; ++i) {
-    const double expected = values[i].get<double>();
-    maxReference = std::max(maxReference, std::abs(expected));
-    const double difference = std::abs(actual[i] - expected);
-    maxDifference = std::isnan(difference) ? INFINITY : std::max(maxDifference, difference);
-  }
-  return {maxDifference / std::max(1.0, maxReference), maxDifference,
-          maxReference > 0 ? maxDifference / maxReference : maxDifference,
+  test::OutputDifference d;
+  for (size_t i = 0; i < values.size() && i < count; ++i) d.add(actual[i], values[i].get<double>());
+  return {d.error(), d.maxDifference,
+          d.maxReference > 0 ? d.maxDifference / d.maxReference : d.maxDifference,
           reference["name"].get<std::string>()};
 }
 

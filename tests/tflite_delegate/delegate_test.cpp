@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "annrt_tflite_delegate.h"
+#include "common/output_error.h"
 #include "tensorflow/lite/delegates/external/external_delegate.h"
 #include "tflite/tflite_builder.h"
 #include "tflite_delegate/tflite_runner.h"
@@ -28,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace fb = ::annrt::tflite::fb;
-constexpr double kTolerance = 5e-3;  // the accuracy tests' (tests/tflite/accuracy_test.cpp)
+constexpr double kTolerance = test::kAccuracyTolerance;
 
 fs::path modelsDir() {
   const char* env = std::getenv("ANNRT_MODELS_DIR");

@@ -10,6 +10,8 @@
 #include <memory>
 #include <random>
 
+#include "common/output_error.h"
+
 namespace annrt::tflite::delegate::testing {
 namespace {
 
@@ -93,14 +95,9 @@ double outputError(const std::vector<std::vector<float>>& actual,
   double worst = 0;
   for (size_t o = 0; o < actual.size(); ++o) {
     if (actual[o].size() != expected[o].size()) return INFINITY;
-    double maxDifference = 0, maxReference = 0;
-    for (size_t i = 0; i < actual[o].size(); ++i) {
-      const double difference = std::abs(double(actual[o][i]) - expected[o][i]);
-      if (std::isnan(difference)) return INFINITY;
-      maxDifference = std::max(maxDifference, difference);
-      maxReference = std::max(maxReference, std::abs(double(expected[o][i])));
-    }
-    worst = std::max(worst, maxDifference / std::max(1.0, maxReference));
+    test::OutputDifference d;
+    for (size_t i = 0; i < actual[o].size(); ++i) d.add(actual[o][i], expected[o][i]);
+    worst = std::max(worst, d.error());
   }
   return worst;
 }
