@@ -13,8 +13,12 @@
  * /etc/annrt/drivers, loads each library, calls annrt_driver_init with
  * ANNRT_DRIVER_ABI_VERSION and refuses the driver (with a log line) when the
  * returned abiVersion has another major version or a struct is smaller than
- * this header's. Structs carry their size first so minor versions can grow
- * them at the end.
+ * the first version of its major version. Structs carry their size first so
+ * minor versions can grow them at the end: a field past the size a driver
+ * gives is absent (the runtime treats it as NULL).
+ *
+ * Versions: 1.0; 1.1 added compilation caching (AnnrtDevice.serialize and
+ * AnnrtDevice.prepareFromCache).
  *
  * Devices compile whole partitions: the runtime hands prepare() a model
  * holding the operations of one partition (its inputs and outputs are the
@@ -39,7 +43,7 @@ extern "C" {
 #endif
 
 /* Major version in the high 16 bits, minor in the low 16 bits. */
-#define ANNRT_DRIVER_ABI_VERSION ((1u << 16) | 0u)
+#define ANNRT_DRIVER_ABI_VERSION ((1u << 16) | 1u)
 #define ANNRT_DRIVER_ABI_MAJOR(version) ((version) >> 16)
 #define ANNRT_DRIVER_INIT_SYMBOL "annrt_driver_init"
 
@@ -193,6 +197,16 @@ typedef struct AnnrtResultSink {
   void (*setOperationTime)(AnnrtExecuteResult* result, uint32_t operation, uint64_t ns);
 } AnnrtResultSink;
 
+/* ---- Compilation caching (ABI 1.1) ---- */
+
+/* Where serialize() writes a prepared model's bytes; the runtime owns it.
+ * write() returns false when the runtime cannot take more (the driver then
+ * returns an error). */
+typedef struct AnnrtCacheWriter {
+  void* context;
+  bool (*write)(void* context, const void* data, size_t length);
+} AnnrtCacheWriter;
+
 /* Completion callback of execute_async; called exactly once, from any thread. */
 typedef void (*AnnrtCompletion)(void* userData, int32_t status);
 
@@ -227,7 +241,28 @@ typedef struct AnnrtDevice {
   /* Optional device memory (NULL: the runtime allocates host memory). */
   void* (*allocate)(void* context, size_t size);
   void (*free)(void* context, void* memory);
+
+  /* ABI 1.1, optional (NULL: the device caches nothing). The runtime owns the
+   * cache files (names, permissions, a header with a checksum, atomic
+   * replacement); the driver only gives and takes bytes. */
+  /* Writes what prepareFromCache needs to rebuild `prepared`. Offsets kept
+   * inside the bytes are relative to their start, which prepareFromCache
+   * sees 64-byte aligned. */
+  int32_t (*serialize)(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
+                       AnnrtMessage* message);
+  /* Rebuilds a prepared model of `model` (the same partition, prepared with
+   * the same options) from bytes serialize wrote. The runtime has checked
+   * them against the file's checksum; the driver checks their structure and
+   * returns an error for bytes it cannot use (the runtime then calls
+   * prepare). `data` is read-only and stays valid until release() of the
+   * prepared model, so the driver may point into it instead of copying. */
+  int32_t (*prepareFromCache)(void* context, const AnnrtModel* model,
+                              const AnnrtPrepareOptions* options, const void* data, size_t length,
+                              AnnrtPreparedModel** prepared, AnnrtMessage* message);
 } AnnrtDevice;
+
+/* The size of AnnrtDevice in ABI 1.0, the least a driver may give. */
+#define ANNRT_DEVICE_SIZE_1_0 offsetof(AnnrtDevice, serialize)
 
 typedef struct AnnrtDriver {
   uint32_t abiVersion; /* ANNRT_DRIVER_ABI_VERSION the driver was built with */

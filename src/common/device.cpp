@@ -9,4 +9,14 @@ PerformanceInfo Capabilities::forOperandType(OperandType type) const {
   return it != operandPerformance.end() ? it->second : defaultPerformance;
 }
 
+Result<void> PreparedModel::serialize(std::vector<uint8_t>& /*out*/) const {
+  return makeError(ErrorCode::OP_FAILED, "this device does not serialize prepared models");
+}
+
+Result<std::shared_ptr<PreparedModel>> Device::prepareModelFromCache(
+    std::shared_ptr<const Model> /*model*/, const CachedBytes& /*cached*/,
+    const PrepareOptions& /*options*/) {
+  return makeError(ErrorCode::OP_FAILED, "device {} does not prepare models from a cache", name());
+}
+
 }  // namespace annrt

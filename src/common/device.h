@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -107,11 +108,28 @@ struct ExecutionOutcome {
   std::vector<uint64_t> operationNs;
 };
 
+// Bytes a device wrote for a prepared model (PreparedModel::serialize), as the
+// runtime read them back from its compilation cache: checked against the
+// file's checksum, 64-byte aligned, read-only (mapped from the file, so
+// processes loading one cached model share the pages). `owner` keeps them
+// valid; a prepared model built from them may keep a copy of it and point
+// into the bytes for as long as it lives.
+struct CachedBytes {
+  std::shared_ptr<const void> owner;
+  std::span<const uint8_t> bytes;
+};
+
 class PreparedModel {
  public:
   virtual ~PreparedModel() = default;
   // Thread-safe: several executions of one prepared model may run at once.
   virtual ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) = 0;
+  // Appends to `out` what Device::prepareModelFromCache needs to rebuild this
+  // prepared model for the same model and options. Offsets the device keeps
+  // inside its bytes are relative to where it started appending, which the
+  // runtime places at a 64-byte aligned address when reading them back.
+  // UNSUPPORTED (the default) when the device caches nothing.
+  virtual Result<void> serialize(std::vector<uint8_t>& out) const;
 };
 
 class Device {
@@ -127,6 +145,16 @@ class Device {
   virtual Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                               const PrepareOptions& options) = 0;
   virtual bool supportsExtension(const std::string& name) const { return false; }
+  // Whether prepared models of this device serialize and prepareModelFromCache
+  // rebuilds them (the runtime then keeps them in its compilation cache).
+  virtual bool supportsCaching() const { return false; }
+  // Rebuilds the prepared model that serialize() wrote for `model` (the same
+  // partition, with the same options). The runtime has checked the file's
+  // header and checksum, but the device checks its own structure: bytes it
+  // cannot use are an error (the runtime then logs a cache miss and calls
+  // prepareModel), never a crash or a wrong result.
+  virtual Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
+      std::shared_ptr<const Model> model, const CachedBytes& cached, const PrepareOptions& options);
 };
 
 }  // namespace annrt
