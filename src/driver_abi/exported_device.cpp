@@ -11,6 +11,12 @@ struct AnnrtPreparedModel {
   std::shared_ptr<const annrt::Model> model;  // borrows the runtime's constants
 };
 
+namespace {
+// The runtime keeps cached bytes valid until release() of the prepared model
+// built from them, which outlives the C++ prepared model: no owner needed.
+void keepNothing(const void* /*bytes*/) {}
+}  // namespace
+
 namespace annrt::abi {
 namespace {
 
@@ -42,6 +48,11 @@ int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOption
 int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
                 const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
                 AnnrtMessage* message);
+int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
+                  AnnrtMessage* message);
+int32_t prepareFromCache(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                         const void* data, size_t length, AnnrtPreparedModel** prepared,
+                         AnnrtMessage* message);
 void release(AnnrtPreparedModel* prepared) {
   delete prepared;
 }
@@ -69,6 +80,10 @@ DeviceExporter::DeviceExporter(std::string driverName, std::vector<std::shared_p
     abi.prepare = prepare;
     abi.execute = execute;
     abi.release = release;
+    if (exported->device->supportsCaching()) {
+      abi.serialize = serialize;
+      abi.prepareFromCache = prepareFromCache;
+    }
     devices_.push_back(abi);
     exported_.push_back(std::move(exported));
   }
@@ -111,22 +126,58 @@ bool supportsExtension(void* context, const char* name) {
   return exportedOf(context)->device->supportsExtension(name);
 }
 
-int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
-                AnnrtPreparedModel** prepared, AnnrtMessage* message) {
-  std::shared_ptr<const Model> converted = modelFromAbi(*model);
+PrepareOptions fromAbi(const AnnrtPrepareOptions& options) {
   PrepareOptions prepareOptions;
-  prepareOptions.preference = options->preference;
-  prepareOptions.priority = options->priority;
-  prepareOptions.deadline = fromAbiDeadline(options->deadlineNs);
-  if (options->cacheDir) prepareOptions.cacheDir = options->cacheDir;
-  std::memcpy(prepareOptions.token.data(), options->token, ANNRT_CACHE_TOKEN_SIZE);
-  prepareOptions.numThreads = options->numThreads;
-  auto result = exportedOf(context)->device->prepareModel(converted, prepareOptions);
+  prepareOptions.preference = options.preference;
+  prepareOptions.priority = options.priority;
+  prepareOptions.deadline = fromAbiDeadline(options.deadlineNs);
+  if (options.cacheDir) prepareOptions.cacheDir = options.cacheDir;
+  std::memcpy(prepareOptions.token.data(), options.token, ANNRT_CACHE_TOKEN_SIZE);
+  prepareOptions.numThreads = options.numThreads;
+  return prepareOptions;
+}
+
+int32_t handOver(Result<std::shared_ptr<PreparedModel>> result,
+                 std::shared_ptr<const Model> converted, AnnrtPreparedModel** prepared,
+                 AnnrtMessage* message) {
   if (!result.ok()) {
     writeMessage(message, result.error().message);
     return static_cast<int32_t>(result.error().code);
   }
   *prepared = new AnnrtPreparedModel{std::move(result).value(), std::move(converted)};
+  return 0;
+}
+
+int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                AnnrtPreparedModel** prepared, AnnrtMessage* message) {
+  std::shared_ptr<const Model> converted = modelFromAbi(*model);
+  auto result = exportedOf(context)->device->prepareModel(converted, fromAbi(*options));
+  return handOver(std::move(result), std::move(converted), prepared, message);
+}
+
+int32_t prepareFromCache(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
+                         const void* data, size_t length, AnnrtPreparedModel** prepared,
+                         AnnrtMessage* message) {
+  std::shared_ptr<const Model> converted = modelFromAbi(*model);
+  const CachedBytes cached{std::shared_ptr<const void>(data, keepNothing),
+                           {static_cast<const uint8_t*>(data), length}};
+  auto result =
+      exportedOf(context)->device->prepareModelFromCache(converted, cached, fromAbi(*options));
+  return handOver(std::move(result), std::move(converted), prepared, message);
+}
+
+// Streams the bytes through the runtime's writer.
+int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
+                  AnnrtMessage* message) {
+  std::vector<uint8_t> bytes;
+  if (auto written = prepared->prepared->serialize(bytes); !written.ok()) {
+    writeMessage(message, written.error().message);
+    return static_cast<int32_t>(written.error().code);
+  }
+  if (!writer->write(writer->context, bytes.data(), bytes.size())) {
+    writeMessage(message, "the runtime did not take the serialized bytes");
+    return static_cast<int32_t>(ErrorCode::OUT_OF_MEMORY);
+  }
   return 0;
 }
 

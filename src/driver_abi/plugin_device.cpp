@@ -23,6 +23,13 @@ std::string messageOf(const AnnrtMessage& message) {
   return std::string(message.text, strnlen(message.text, sizeof(message.text)));
 }
 
+// Whether the driver gave both caching callbacks (ABI 1.1; a 1.0 driver's
+// struct ends before them).
+bool hasCaching(const AnnrtDevice& device) {
+  return device.size >= sizeof(AnnrtDevice) && device.serialize != nullptr &&
+         device.prepareFromCache != nullptr;
+}
+
 // Collects what the driver reports through the AnnrtResultSink.
 struct ResultCollector {
   ExecutionOutcome outcome;
@@ -58,12 +65,27 @@ void setOperationTime(AnnrtExecuteResult* result, uint32_t operation, uint64_t n
 class PluginPreparedModel final : public PreparedModel {
  public:
   PluginPreparedModel(std::shared_ptr<void> library, const AnnrtDevice* device,
-                      AnnrtPreparedModel* prepared, std::shared_ptr<const Model> model)
+                      AnnrtPreparedModel* prepared, std::shared_ptr<const Model> model,
+                      std::shared_ptr<const void> cacheOwner = nullptr)
       : library_(std::move(library)),
         device_(device),
         prepared_(prepared),
-        model_(std::move(model)) {}
+        model_(std::move(model)),
+        cacheOwner_(std::move(cacheOwner)) {}
   ~PluginPreparedModel() override { device_->release(prepared_); }
+
+  Result<void> serialize(std::vector<uint8_t>& out) const override {
+    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, hasCaching(*device_), "device {} caches nothing",
+                     device_->name);
+    const AnnrtCacheWriter writer{&out, appendBytes};
+    AnnrtMessage message{};
+    const int32_t status = device_->serialize(prepared_, &writer, &message);
+    if (status != 0) {
+      return Error{static_cast<ErrorCode>(status),
+                   fmt::format("{}: {}", device_->name, messageOf(message))};
+    }
+    return {};
+  }
 
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override {
     std::vector<AnnrtArgument> inputs = arguments(request.inputs);
@@ -105,10 +127,22 @@ class PluginPreparedModel final : public PreparedModel {
     return result;
   }
 
+  static bool appendBytes(void* context, const void* data, size_t length) {
+    auto& out = *static_cast<std::vector<uint8_t>*>(context);
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    try {
+      out.insert(out.end(), bytes, bytes + length);
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+    return true;
+  }
+
   std::shared_ptr<void> library_;
   const AnnrtDevice* device_;
   AnnrtPreparedModel* prepared_;
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<const void> cacheOwner_;  // the cached bytes the driver may point into
 };
 
 class PluginDevice final : public Device {
@@ -154,6 +188,36 @@ class PluginDevice final : public Device {
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
     AbiModelView view(*model);
+    const AnnrtPrepareOptions abiOptions = toAbi(options);
+    AnnrtPreparedModel* prepared = nullptr;
+    AnnrtMessage message{};
+    const int32_t status =
+        device_->prepare(device_->context, view.get(), &abiOptions, &prepared, &message);
+    return wrapPrepared(status, prepared, message, std::move(model), nullptr);
+  }
+
+  bool supportsCaching() const override { return hasCaching(*device_); }
+
+  Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
+      std::shared_ptr<const Model> model, const CachedBytes& cached,
+      const PrepareOptions& options) override {
+    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, supportsCaching(), "device {} caches nothing", name_);
+    AbiModelView view(*model);
+    const AnnrtPrepareOptions abiOptions = toAbi(options);
+    AnnrtPreparedModel* prepared = nullptr;
+    AnnrtMessage message{};
+    const int32_t status =
+        device_->prepareFromCache(device_->context, view.get(), &abiOptions, cached.bytes.data(),
+                                  cached.bytes.size(), &prepared, &message);
+    return wrapPrepared(status, prepared, message, std::move(model), cached.owner);
+  }
+
+  bool supportsExtension(const std::string& name) const override {
+    return device_->supportsExtension && device_->supportsExtension(device_->context, name.c_str());
+  }
+
+ private:
+  static AnnrtPrepareOptions toAbi(const PrepareOptions& options) {
     AnnrtPrepareOptions abiOptions{};
     abiOptions.size = sizeof(abiOptions);
     abiOptions.preference = options.preference;
@@ -162,23 +226,22 @@ class PluginDevice final : public Device {
     abiOptions.cacheDir = options.cacheDir.empty() ? nullptr : options.cacheDir.c_str();
     std::memcpy(abiOptions.token, options.token.data(), ANNRT_CACHE_TOKEN_SIZE);
     abiOptions.numThreads = options.numThreads;
-    AnnrtPreparedModel* prepared = nullptr;
-    AnnrtMessage message{};
-    const int32_t status =
-        device_->prepare(device_->context, view.get(), &abiOptions, &prepared, &message);
+    return abiOptions;
+  }
+
+  Result<std::shared_ptr<PreparedModel>> wrapPrepared(int32_t status, AnnrtPreparedModel* prepared,
+                                                      const AnnrtMessage& message,
+                                                      std::shared_ptr<const Model> model,
+                                                      std::shared_ptr<const void> cacheOwner) {
     if (status != 0 || prepared == nullptr) {
+      if (prepared != nullptr) device_->release(prepared);
       return Error{status != 0 ? static_cast<ErrorCode>(status) : ErrorCode::OP_FAILED,
                    fmt::format("{}: {}", name_, messageOf(message))};
     }
-    return std::shared_ptr<PreparedModel>(
-        std::make_shared<PluginPreparedModel>(library_, device_, prepared, std::move(model)));
+    return std::shared_ptr<PreparedModel>(std::make_shared<PluginPreparedModel>(
+        library_, device_, prepared, std::move(model), std::move(cacheOwner)));
   }
 
-  bool supportsExtension(const std::string& name) const override {
-    return device_->supportsExtension && device_->supportsExtension(device_->context, name.c_str());
-  }
-
- private:
   std::shared_ptr<void> library_;
   const AnnrtDevice* device_;
   std::string name_;
@@ -204,8 +267,9 @@ Result<void> validateDriver(const AnnrtDriver* driver) {
   ANNRT_CHECK(driver->deviceCount == 0 || driver->devices != nullptr, "null device list");
   for (uint32_t i = 0; i < driver->deviceCount; ++i) {
     const AnnrtDevice& device = driver->devices[i];
-    ANNRT_CHECK(device.size >= sizeof(AnnrtDevice), "device {} struct of {} bytes, expected {}", i,
-                device.size, sizeof(AnnrtDevice));
+    ANNRT_CHECK(device.size >= ANNRT_DEVICE_SIZE_1_0,
+                "device {} struct of {} bytes, expected at least {}", i, device.size,
+                ANNRT_DEVICE_SIZE_1_0);
     ANNRT_CHECK(device.name != nullptr && *device.name != '\0', "device {} has no name", i);
     ANNRT_CHECK(device.getCapabilities && device.getSupportedOperations && device.prepare &&
                     device.execute && device.release,

@@ -130,7 +130,11 @@ Result<void> Compilation::preparePlan(const std::vector<std::shared_ptr<Device>>
   if (timeoutNs_) options.deadline = deadlineAfter(*timeoutNs_);
   ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
                          partitionModel(*model_, devices, cpu, partitionOptions));
-  ANNRT_ASSIGN_OR_RETURN(plan_, ExecutionPlan::create(model_, partition, cpu, options));
+  std::vector<std::shared_ptr<Device>> stepDevices;
+  for (const auto& step : partition.steps) stepDevices.push_back(step.device);
+  auto cache = PartitionCache::forCompilation(*model_, options, stepDevices);
+  ANNRT_ASSIGN_OR_RETURN(plan_,
+                         ExecutionPlan::create(model_, partition, cpu, options, std::move(cache)));
   for (const PlanStepInfo& step : plan_->steps()) {
     DeviceManager::get().telemetry().countCompilation(step.device);
   }

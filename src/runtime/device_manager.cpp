@@ -98,4 +98,20 @@ Result<std::vector<std::shared_ptr<Device>>> DeviceManager::findAll(
   return found;
 }
 
+std::shared_ptr<CacheDirectory> DeviceManager::automaticCache() const {
+  std::call_once(automaticCacheOnce_, [this] {
+    const AutomaticCacheSettings settings = AutomaticCacheSettings::fromEnvironment();
+    if (settings.path.empty() || settings.capacity == 0) return;
+    auto directory = CacheDirectory::openAutomatic(settings);
+    if (!directory.ok()) {
+      logWarning("the automatic compilation cache is off: {}", directory.error().message);
+      return;
+    }
+    automaticCache_ = std::move(directory).value();
+    ANNRT_VLOG(MANAGER, "automatic compilation cache: {} (at most {} entries)",
+               automaticCache_->path(), settings.capacity);
+  });
+  return automaticCache_;
+}
+
 }  // namespace annrt::runtime

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
 #include "common/device.h"
+#include "runtime/compilation_cache.h"
 #include "runtime/telemetry.h"
 
 namespace annrt::runtime {
@@ -31,6 +33,9 @@ class DeviceManager {
   std::shared_ptr<Device> reference() const { return reference_; }
   // Counters and profiles; thread-safe.
   Telemetry& telemetry() const { return telemetry_; }
+  // The automatic compilation cache (ANNRT_CACHE_PATH, ANNRT_CACHE_CAPACITY),
+  // opened on first use; null when disabled or unusable (logged once).
+  std::shared_ptr<CacheDirectory> automaticCache() const;
 
  private:
   DeviceManager();
@@ -38,6 +43,8 @@ class DeviceManager {
   std::vector<std::shared_ptr<Device>> devices_;
   std::shared_ptr<Device> reference_;
   mutable Telemetry telemetry_;
+  mutable std::once_flag automaticCacheOnce_;
+  mutable std::shared_ptr<CacheDirectory> automaticCache_;
 };
 
 }  // namespace annrt::runtime

@@ -51,11 +51,11 @@ bool isWholeModel(const Model& model, const std::vector<uint32_t>& operations) {
 
 }  // namespace
 
-Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::create(std::shared_ptr<const Model> model,
-                                                             const PartitionPlan& partition,
-                                                             std::shared_ptr<Device> cpu,
-                                                             const PrepareOptions& options) {
-  std::shared_ptr<ExecutionPlan> plan(new ExecutionPlan(model, std::move(cpu), options));
+Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::create(
+    std::shared_ptr<const Model> model, const PartitionPlan& partition, std::shared_ptr<Device> cpu,
+    const PrepareOptions& options, std::shared_ptr<const PartitionCache> cache) {
+  std::shared_ptr<ExecutionPlan> plan(
+      new ExecutionPlan(model, std::move(cpu), options, std::move(cache)));
   const size_t operandCount = model->main.operands.size();
   std::vector<int> stepOf(model->main.operations.size(), -1);
   for (size_t s = 0; s < partition.steps.size(); ++s) {
@@ -83,7 +83,9 @@ Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::create(std::shared_ptr<con
 
 Result<void> ExecutionPlan::prepareStep(Step& step) {
   TraceSpan span(TraceLayer::DRIVER, TracePhase::COMPILATION, "prepareModel");
-  auto prepared = step.device->prepareModel(step.submodel.model, options_);
+  auto prepared =
+      cache_ ? cache_->prepare(*step.device, step.submodel.model, step.operations, options_)
+             : step.device->prepareModel(step.submodel.model, options_);
   if (prepared.ok()) {
     step.prepared = std::move(prepared).value();
     return {};

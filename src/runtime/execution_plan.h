@@ -13,8 +13,9 @@
 #include <vector>
 
 #include "common/device.h"
-#include "runtime/partitioner.h"
 #include "common/submodel.h"
+#include "runtime/partition_cache.h"
+#include "runtime/partitioner.h"
 #include "runtime/telemetry.h"
 
 namespace annrt::runtime {
@@ -26,11 +27,12 @@ struct PlanStepInfo {
 
 class ExecutionPlan final : public PreparedModel {
  public:
-  // `cpu` is the fallback device (nullptr: failures are returned as errors).
-  static Result<std::shared_ptr<ExecutionPlan>> create(std::shared_ptr<const Model> model,
-                                                       const PartitionPlan& partition,
-                                                       std::shared_ptr<Device> cpu,
-                                                       const PrepareOptions& options);
+  // `cpu` is the fallback device (nullptr: failures are returned as errors);
+  // `cache`, if given, where the steps' prepared models are kept.
+  static Result<std::shared_ptr<ExecutionPlan>> create(
+      std::shared_ptr<const Model> model, const PartitionPlan& partition,
+      std::shared_ptr<Device> cpu, const PrepareOptions& options,
+      std::shared_ptr<const PartitionCache> cache = nullptr);
 
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
 
@@ -50,8 +52,11 @@ class ExecutionPlan final : public PreparedModel {
   };
 
   ExecutionPlan(std::shared_ptr<const Model> model, std::shared_ptr<Device> cpu,
-                PrepareOptions options)
-      : model_(std::move(model)), cpu_(std::move(cpu)), options_(std::move(options)) {}
+                PrepareOptions options, std::shared_ptr<const PartitionCache> cache)
+      : model_(std::move(model)),
+        cpu_(std::move(cpu)),
+        options_(std::move(options)),
+        cache_(std::move(cache)) {}
 
   Result<void> prepareStep(Step& step);
   ExecutionOutcome runStep(Step& step, const Request& request, const ExecutionOptions& options);
@@ -70,6 +75,7 @@ class ExecutionPlan final : public PreparedModel {
   std::shared_ptr<const Model> model_;
   std::shared_ptr<Device> cpu_;
   PrepareOptions options_;
+  std::shared_ptr<const PartitionCache> cache_;
   std::vector<std::unique_ptr<Step>> steps_;
   std::mutex wholeFallbackMutex_;
   std::shared_ptr<PreparedModel> wholeFallback_;

@@ -10,7 +10,9 @@
 //                      | execute-once (the first execution only; firstExecution)
 // ANNRT_SAMPLE_FEATURE_LEVEL, if set, is the feature level code every sample
 // reports (a device newer than the runtime, whose level the runtime caps).
-// They compute with the reference kernels, so results are real.
+// They compute with the reference kernels, so results are real. They cache
+// (driver ABI 1.1) a record of what they prepared, checked against the model
+// when read back, so the runtime's cache path through the ABI is exercised.
 #include <annrt/driver.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "driver_abi/exported_device.h"
@@ -94,10 +97,46 @@ bool firstExecution() {
   return !executed.exchange(true);
 }
 
+// What a sample caches: which sample prepared which shape of model. A real
+// driver would store its compiled form; the samples' is the reference's.
+struct CacheRecord {
+  char magic[8] = {'S', 'A', 'M', 'P', 'L', 'E', '1', '\0'};
+  int32_t kind = static_cast<int32_t>(kKind);
+  uint32_t operandCount = 0;
+  uint32_t operationCount = 0;
+  uint32_t operationTypeSum = 0;
+};
+
+CacheRecord recordOf(const Model& model) {
+  CacheRecord record;
+  record.operandCount = static_cast<uint32_t>(model.main.operands.size());
+  record.operationCount = static_cast<uint32_t>(model.main.operations.size());
+  for (const Operation& operation : model.main.operations) {
+    record.operationTypeSum = record.operationTypeSum * 31 + static_cast<uint32_t>(operation.type);
+  }
+  return record;
+}
+
+Result<void> checkRecord(const Model& model, std::span<const uint8_t> bytes) {
+  ANNRT_CHECK(bytes.size() == sizeof(CacheRecord), "{}: cached record of {} bytes, expected {}",
+              kName, bytes.size(), sizeof(CacheRecord));
+  const CacheRecord expected = recordOf(model);
+  ANNRT_CHECK(std::memcmp(bytes.data(), &expected, sizeof(expected)) == 0,
+              "{}: the cached record is for another model or sample", kName);
+  return {};
+}
+
 // Wraps a reference prepared model; the failing sample breaks it on purpose.
 class SamplePreparedModel final : public PreparedModel {
  public:
-  explicit SamplePreparedModel(std::shared_ptr<PreparedModel> inner) : inner_(std::move(inner)) {}
+  SamplePreparedModel(std::shared_ptr<PreparedModel> inner, CacheRecord record)
+      : inner_(std::move(inner)), record_(record) {}
+
+  Result<void> serialize(std::vector<uint8_t>& out) const override {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&record_);
+    out.insert(out.end(), bytes, bytes + sizeof(record_));
+    return {};
+  }
 
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override {
     if (kKind == Kind::FAILING && failingMode() == "execute") {
@@ -119,6 +158,7 @@ class SamplePreparedModel final : public PreparedModel {
 
  private:
   std::shared_ptr<PreparedModel> inner_;
+  CacheRecord record_;
 };
 
 class SampleDevice final : public Device {
@@ -165,8 +205,18 @@ class SampleDevice final : public Device {
     if (kKind == Kind::FAILING && failingMode() == "compile") {
       return makeError(ErrorCode::OP_FAILED, "compilation fails on purpose");
     }
+    const CacheRecord record = recordOf(*model);
     ANNRT_ASSIGN_OR_RETURN(auto inner, reference_->prepareModel(std::move(model), options));
-    return std::shared_ptr<PreparedModel>(std::make_shared<SamplePreparedModel>(inner));
+    return std::shared_ptr<PreparedModel>(std::make_shared<SamplePreparedModel>(inner, record));
+  }
+
+  bool supportsCaching() const override { return true; }
+
+  Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
+      std::shared_ptr<const Model> model, const CachedBytes& cached,
+      const PrepareOptions& options) override {
+    ANNRT_RETURN_IF_ERROR(checkRecord(*model, cached.bytes));
+    return prepareModel(std::move(model), options);
   }
 
  private:
