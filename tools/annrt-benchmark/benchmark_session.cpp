@@ -39,9 +39,11 @@ Result<void> BenchmarkSession::compile(const std::vector<DeviceInfo>& devices) {
     if (!note.empty()) logInfo(note);
     ANNRT_ASSIGN_OR_RETURN(settings.preference,
                            parseExecutionPreference(params_.nnapiExecutionPreference));
-    settings.cacheDir = params_.delegateSerializeDir;
-    settings.cacheToken = params_.delegateSerializeToken;
   }
+  // Not an nnapi_* flag: caching applies to the runtime's own device
+  // selection too (the NNAPI call is the same).
+  settings.cacheDir = params_.delegateSerializeDir;
+  settings.cacheToken = params_.delegateSerializeToken;
   ANNRT_ASSIGN_OR_RETURN(compilation_, compileModel(model_->model(), selection_, settings));
   if (selection_.runtimeChooses) {
     logInfo(

@@ -108,9 +108,11 @@ Device and execution:
                          on FencedComputeTest cases: the others (outputs of
                          unspecified dimensions, #dynamic_output_shape) are
                          skipped, since NNAPI rejects those fenced.
-  --cache                Also compile twice with setCaching (temporary
-                         directory, a token per case) and run the second
-                         compilation.
+  --cache                Also compile twice with setCaching (a temporary
+                         directory per case, a token per case), check the
+                         second compilation stored nothing new (it was
+                         prepared from the first's entries) and run it;
+                         prints how many cases were compiled from entries.
   --timeout-ms N         Per-compute watchdog (default 10000): a compute that
                          takes longer fails the case ("timeout").
   --step-timeout-ms N    Limit for any other stretch without progress (build,
@@ -370,6 +372,18 @@ void printTable(const std::vector<TestCase>& cases, const std::vector<Job>& jobs
     fmt::print("{:<40} {:>8} {:>8} {:>8}\n", name, counts.passed, counts.failed, counts.skipped);
   }
   fmt::print("{} passed, {} failed, {} skipped\n", total.passed, total.failed, total.skipped);
+}
+
+// --cache: how many passing cases were compiled again from cache entries.
+void printCacheSummary(const std::vector<CaseResult>& results) {
+  size_t cases = 0;
+  size_t entries = 0;
+  for (const CaseResult& result : results) {
+    if (result.status != Status::kPassed || result.cacheEntries == 0) continue;
+    ++cases;
+    entries += result.cacheEntries;
+  }
+  fmt::print("cache: {} passing cases compiled again from {} cache entries\n", cases, entries);
 }
 
 void printResult(const Job& job, const CaseResult& result, int verbose) {
@@ -658,6 +672,7 @@ int run(const Config& config) {
     flaky = rerunRegressions(*expected, jobs, callbacks, poolOptions, config.noFork, &results);
   }
   printTable(cases, jobs, results);
+  if (config.cache) printCacheSummary(results);
   if (!config.report.empty() &&
       !writeReport(config.report, config, hello, cases, jobs, results, flaky)) {
     fmt::print(stderr, "annrt-cts: cannot write {}\n", config.report);

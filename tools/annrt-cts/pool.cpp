@@ -36,7 +36,8 @@ json resultToJson(const CaseResult& result) {
   json j = {{"status", static_cast<int>(result.status)},
             {"stage", result.stage},
             {"code", result.code},
-            {"message", result.message}};
+            {"message", result.message},
+            {"cache_entries", result.cacheEntries}};
   if (result.mismatch) {
     const Mismatch& m = *result.mismatch;
     j["mismatch"] = {{"output", m.output},
@@ -59,6 +60,7 @@ CaseResult resultFromJson(const json& j) {
   result.stage = j.at("stage").get<std::string>();
   result.code = j.at("code").get<int>();
   result.message = j.at("message").get<std::string>();
+  result.cacheEntries = j.value("cache_entries", 0u);
   if (j.contains("mismatch")) {
     const json& m = j["mismatch"];
     result.mismatch = Mismatch{m.at("output").get<uint32_t>(), m.at("element").get<size_t>(),

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <memory>
 
 #include "client/cache_token.h"
@@ -302,7 +303,8 @@ struct BuiltModel {
 // ---- Compilation ----
 
 Step compile(ANeuralNetworksModel* model, const RunOptions& options, const uint8_t* token,
-             const char* stage, CompilationPtr* compilation) {
+             const char* stage, CompilationPtr* compilation,
+             const std::filesystem::path& cacheDir = {}) {
   ANeuralNetworksCompilation* raw = nullptr;
   int code;
   if (options.devices.empty()) {
@@ -319,7 +321,7 @@ Step compile(ANeuralNetworksModel* model, const RunOptions& options, const uint8
   }
   compilation->reset(raw);
   if (token != nullptr) {
-    const std::string dir = options.cacheDir.string();
+    const std::string dir = cacheDir.string();
     if (Step failure = apiStep(ANeuralNetworksCompilation_setCaching(raw, dir.c_str(), token),
                                stage, "ANeuralNetworksCompilation_setCaching")) {
       return failure;
@@ -668,9 +670,58 @@ Step buildAndFinish(const TestCase& testCase, bool dynamicOutputShape, BuiltMode
                  "ANeuralNetworksModel_finish");
 }
 
+size_t fileCount(const std::filesystem::path& dir) {
+  std::error_code error;
+  size_t count = 0;
+  for (auto it = std::filesystem::directory_iterator(dir, error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    ++count;
+  }
+  return count;
+}
+
+// Compiles twice with the same token in a directory of the case's own, runs
+// the second compilation, and checks it was prepared from what the first
+// stored: it must store nothing new (a cache miss would).
+Step runFromCache(const BuiltModel& built, const TestCase& testCase, const std::string& cacheKey,
+                  const RunOptions& options, uint32_t* entries) {
+  const auto token = client::hashCacheToken(cacheKey);
+  const std::filesystem::path dir =
+      options.cacheDir / fmt::format("{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}", token[0],
+                                     token[1], token[2], token[3], token[4], token[5], token[6],
+                                     token[7]);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return Failure{kStageCacheCompile, 0, "cannot create " + dir.string(), std::nullopt};
+  CompilationPtr first;
+  CompilationPtr second;
+  if (Step failure =
+          compile(built.model.get(), options, token.data(), kStageCacheCompile, &first, dir)) {
+    return failure;
+  }
+  const size_t stored = fileCount(dir);
+  if (Step failure =
+          compile(built.model.get(), options, token.data(), kStageCacheCompile, &second, dir)) {
+    return failure;
+  }
+  if (fileCount(dir) != stored) {
+    return Failure{kStageCacheCompile, 0,
+                   fmt::format("the second compilation stored {} more cache files (a cache miss)",
+                               fileCount(dir) - stored),
+                   std::nullopt};
+  }
+  *entries = static_cast<uint32_t>(stored);
+  if (Step failure = executeWithCompilation(second.get(), testCase, options)) {
+    failure->message = "cached compilation: " + failure->message;
+    return failure;
+  }
+  std::filesystem::remove_all(dir, error);
+  return std::nullopt;
+}
+
 // GeneratedTests / DynamicOutputShapeTest / QuantizationCouplingTest.
 Step runValid(const TestCase& testCase, bool dynamicOutputShape, const std::string& cacheKey,
-              const RunOptions& options) {
+              const RunOptions& options, uint32_t* cacheEntries) {
   BuiltModel built;
   if (Step failure = buildAndFinish(testCase, dynamicOutputShape, &built)) return failure;
   {
@@ -683,23 +734,7 @@ Step runValid(const TestCase& testCase, bool dynamicOutputShape, const std::stri
     }
   }
   if (!options.cache) return std::nullopt;
-  // Compile twice with the same token so that the second one may come from the cache.
-  const auto token = client::hashCacheToken(cacheKey);
-  CompilationPtr first;
-  CompilationPtr second;
-  if (Step failure =
-          compile(built.model.get(), options, token.data(), kStageCacheCompile, &first)) {
-    return failure;
-  }
-  if (Step failure =
-          compile(built.model.get(), options, token.data(), kStageCacheCompile, &second)) {
-    return failure;
-  }
-  if (Step failure = executeWithCompilation(second.get(), testCase, options)) {
-    failure->message = "cached compilation: " + failure->message;
-    return failure;
-  }
-  return std::nullopt;
+  return runFromCache(built, testCase, cacheKey, options, cacheEntries);
 }
 
 CaseResult passed(std::string message = "") {
@@ -801,20 +836,29 @@ CaseResult runCase(const TestCase& testCase, Variant variant, const RunOptions& 
   if (testCase.expectFailure) return runValidation(testCase, options);
   const std::string cacheKey = testCase.name + variantSuffix(variant);
   Step failure;
+  uint32_t cacheEntries = 0;
   switch (variant) {
-    case Variant::kBase: failure = runValid(testCase, false, cacheKey, options); break;
-    case Variant::kDynamicOutputShape: failure = runValid(testCase, true, cacheKey, options); break;
+    case Variant::kBase:
+      failure = runValid(testCase, false, cacheKey, options, &cacheEntries);
+      break;
+    case Variant::kDynamicOutputShape:
+      failure = runValid(testCase, true, cacheKey, options, &cacheEntries);
+      break;
     case Variant::kQuantizationCoupling:
-      failure = runValid(makeQuantizationCoupling(testCase), false, cacheKey, options);
+      failure =
+          runValid(makeQuantizationCoupling(testCase), false, cacheKey, options, &cacheEntries);
       break;
     case Variant::kDeviceMemory: {
       RunOptions deviceMemoryOptions = options;
       deviceMemoryOptions.deviceMemory = true;
-      failure = runValid(testCase, false, cacheKey, deviceMemoryOptions);
+      failure = runValid(testCase, false, cacheKey, deviceMemoryOptions, &cacheEntries);
       break;
     }
   }
-  return failure ? failed(std::move(*failure)) : passed();
+  if (failure) return failed(std::move(*failure));
+  CaseResult result = passed();
+  result.cacheEntries = cacheEntries;
+  return result;
 }
 
 const char* modeName(ComputeMode mode) {

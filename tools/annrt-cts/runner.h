@@ -54,6 +54,9 @@ struct CaseResult {
   int code = 0;       // NNAPI result code of the failing call, 0 if none
   std::string message;
   std::optional<Mismatch> mismatch = std::nullopt;
+  // --cache: the entries the first cached compilation stored, which the
+  // second was prepared from (0: nothing of the case was cached).
+  uint32_t cacheEntries = 0;
 };
 
 CaseResult runCase(const TestCase& testCase, Variant variant, const RunOptions& options);
