@@ -5,6 +5,7 @@
 // times (ANNRT_SAMPLE selects which):
 //   sample-float-fast  float32 CONV_2D, DEPTHWISE_CONV_2D and ADD only; claims 2x speed
 //   sample-quant       operations on quantized tensors only; claims 2x speed
+//   sample-abi10       sample-float-fast as a driver of ABI 1.0 (no caching)
 //   sample-failing     claims every operation at 10x speed and fails on purpose:
 //                      ANNRT_SAMPLE_FAILING_MODE=compile (default) | execute | output-size
 //                      | execute-once (the first execution only; firstExecution)
@@ -34,6 +35,11 @@ enum class Kind { FLOAT_FAST, QUANT, FAILING };
 #if ANNRT_SAMPLE == 1
 constexpr Kind kKind = Kind::FLOAT_FAST;
 constexpr const char* kName = "sample-float-fast";
+#elif ANNRT_SAMPLE == 4
+// sample-float-fast as a driver built against ABI 1.0 (before caching).
+constexpr Kind kKind = Kind::FLOAT_FAST;
+constexpr const char* kName = "sample-abi10";
+#define ANNRT_SAMPLE_ABI_1_0 1
 #elif ANNRT_SAMPLE == 2
 constexpr Kind kKind = Kind::QUANT;
 constexpr const char* kName = "sample-quant";
@@ -237,5 +243,21 @@ extern "C" __attribute__((visibility("default"))) const AnnrtDriver* annrt_drive
   }
   static const annrt::abi::DeviceExporter exporter(
       annrt::samples::kName, {std::make_shared<annrt::samples::SampleDevice>()});
+#ifdef ANNRT_SAMPLE_ABI_1_0
+  // What a driver compiled against ABI 1.0 returns: structs of that size.
+  static const AnnrtDevice device = [] {
+    AnnrtDevice d = exporter.driver()->devices[0];
+    d.size = ANNRT_DEVICE_SIZE_1_0;
+    return d;
+  }();
+  static const AnnrtDriver driver = [] {
+    AnnrtDriver d = *exporter.driver();
+    d.abiVersion = 1u << 16;
+    d.devices = &device;
+    return d;
+  }();
+  return &driver;
+#else
   return exporter.driver();
+#endif
 }
