@@ -52,6 +52,8 @@ struct PartitionCacheIdentity {
   // The input dims a specialized compilation was made for (empty: as the
   // model declares).
   std::vector<std::vector<uint32_t>> inputDims;
+  // The runtime's build (build_id.h): in-tree devices change with it.
+  std::string runtimeBuild;
 };
 
 // The key of one partition's entry: a hash of every field and annrt's

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/log.h"
+#include "runtime/build_id.h"
 #include "runtime/device_manager.h"
 #include "runtime/trace.h"
 
@@ -58,6 +59,7 @@ CacheKey PartitionCache::keyFor(const Device& device, const Model& submodel,
   identity.priority = options.priority;
   identity.relaxed = relaxed_;
   identity.numThreads = options.numThreads;
+  identity.runtimeBuild = runtimeBuildId();
   // A compilation specialized for its inputs' dims (or a token reused for
   // another input size) must not find the entry of other dims.
   for (uint32_t input : submodel.main.inputIndexes) {
