@@ -72,7 +72,13 @@ Compilation::Compilation(std::shared_ptr<const Model> model,
 
 Compilation::~Compilation() {
   Telemetry& telemetry = DeviceManager::get().telemetry();
-  if (plan_ && telemetry.profilingEnabled()) telemetry.addProfile(plan_->profile());
+  if (plan_ && telemetry.profilingEnabled()) {
+    telemetry.addProfile(plan_->profile());
+    // Plans dropped from the bound earlier took their profiles with them.
+    if (specialized_) {
+      for (const auto& plan : specialized_->plans()) telemetry.addProfile(plan->profile());
+    }
+  }
   if (plan_) telemetry.writeStats();
 }
 

@@ -17,7 +17,10 @@ constexpr size_t kDefaultBound = 4;
 
 std::string inputDimsText(const InputDims& dims) {
   std::string text;
-  for (const auto& input : dims) text += (text.empty() ? "" : " ") + toString(input);
+  for (const auto& input : dims) {
+    if (!text.empty()) text += ' ';
+    text += toString(input);
+  }
   return text;
 }
 
@@ -44,6 +47,15 @@ std::shared_ptr<ExecutionPlan> SpecializedPlans::find(const InputDims& dims, con
   entries_.push_front({dims, build(dims)});
   evictBeyondBound();
   return entries_.front().plan;
+}
+
+std::vector<std::shared_ptr<ExecutionPlan>> SpecializedPlans::plans() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<ExecutionPlan>> plans;
+  for (const Entry& entry : entries_) {
+    if (entry.plan) plans.push_back(entry.plan);
+  }
+  return plans;
 }
 
 void SpecializedPlans::evictBeyondBound() {

@@ -39,6 +39,8 @@ class SpecializedPlans {
   // The plan for `dims`, built by `build` the first time. Building holds the
   // lock, so concurrent executions with new dims build each plan once.
   std::shared_ptr<ExecutionPlan> find(const InputDims& dims, const Build& build);
+  // The plans kept now (not the failed specializations).
+  std::vector<std::shared_ptr<ExecutionPlan>> plans() const;
 
  private:
   struct Entry {
@@ -49,7 +51,7 @@ class SpecializedPlans {
   void evictBeyondBound();
 
   const size_t bound_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::list<Entry> entries_;  // most recently used first
 };
 
