@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -122,12 +123,21 @@ class SpecializationTest : public ::testing::Test {
     EXPECT_EQ(dims, (std::vector<uint32_t>{batch, kSide, kSide, kChannels}));
   }
 
+  // A finished compilation of model_ by createForDevices for `devices`, or
+  // by ANeuralNetworksCompilation_create when there are none.
+  Compilation compileFor(const std::vector<std::string_view>& devices) const {
+    if (devices.empty()) return compile(model_.get());
+    std::vector<const ANeuralNetworksDevice*> handles;
+    for (std::string_view name : devices) handles.push_back(findDevice(name));
+    ANeuralNetworksCompilation* raw = nullptr;
+    EXPECT_OK(ANeuralNetworksCompilation_createForDevices(model_.get(), handles.data(),
+                                                          handles.size(), &raw));
+    return finishIf(raw, true);
+  }
+
   // What nnapi-reference computes for the batch (it sizes shapes at run time).
   std::vector<float> expected(uint32_t batch) const {
-    const ANeuralNetworksDevice* reference = findDevice("nnapi-reference");
-    ANeuralNetworksCompilation* raw = nullptr;
-    EXPECT_OK(ANeuralNetworksCompilation_createForDevices(model_.get(), &reference, 1, &raw));
-    Compilation compilation = finishIf(raw, true);
+    Compilation compilation = compileFor({"nnapi-reference"});
     return run(compilation.get(), batch);
   }
 
@@ -138,16 +148,17 @@ class SpecializationTest : public ::testing::Test {
     }
   }
 
-  // Compiles with ANeuralNetworksCompilation_create, runs `batches` in
-  // order, checks each result, and returns the log; the counters of
-  // annrt-cpu changed by `cpu` (read once the compilation is freed).
-  std::string runBatches(const std::vector<uint32_t>& batches, Counters& cpu) const {
+  // Compiles for `devices` (compileFor), runs `batches` in order, checks
+  // each result, and returns the log; the counters of annrt-cpu changed by
+  // `cpu` (read once the compilation is freed).
+  std::string runBatches(const std::vector<uint32_t>& batches, Counters& cpu,
+                         const std::vector<std::string_view>& devices = {}) const {
     std::vector<std::vector<float>> want;
     for (uint32_t batch : batches) want.push_back(expected(batch));
     const Counters before = countersOf("annrt-cpu");
     ::testing::internal::CaptureStderr();
     {
-      Compilation compilation = compile(model_.get());
+      Compilation compilation = compileFor(devices);
       for (size_t i = 0; i < batches.size(); ++i) {
         expectNear(run(compilation.get(), batches[i]), want[i]);
       }
@@ -192,6 +203,20 @@ TEST_F(SpecializationTest, ZeroTurnsItOff) {
   const std::string log = runBatches({1, 3}, cpu);
   EXPECT_EQ(occurrences(log, "specializing"), 0u) << log;
   EXPECT_EQ(cpu.compilations, 0u);
+  EXPECT_EQ(cpu.inferences, 0u);
+}
+
+// Android-like: the devices an application names are the ones it gets, and
+// annrt-cpu among them specializes as with Compilation_create. With
+// nnapi-reference alone there is nothing to gain.
+TEST_F(SpecializationTest, CreateForDevicesSpecializesWhenAFastDeviceIsListed) {
+  Counters cpu;
+  std::string log = runBatches({2}, cpu, {"annrt-cpu", "nnapi-reference"});
+  EXPECT_EQ(occurrences(log, specializedFor(2)), 1u) << log;
+  EXPECT_EQ(cpu.inferences, 1u);
+
+  log = runBatches({2}, cpu, {"nnapi-reference"});
+  EXPECT_EQ(occurrences(log, "specializing"), 0u) << log;
   EXPECT_EQ(cpu.inferences, 0u);
 }
 
