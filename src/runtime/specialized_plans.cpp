@@ -38,22 +38,34 @@ size_t specializationBound() {
 }
 
 std::shared_ptr<ExecutionPlan> SpecializedPlans::find(const InputDims& dims, const Build& build) {
+  std::promise<std::shared_ptr<ExecutionPlan>> promise;
+  if (auto kept = lookUpOrReserve(dims, promise)) {
+    return kept->get();  // waits, unlocked, while another execution builds it
+  }
+  std::shared_ptr<ExecutionPlan> plan = build(dims);
+  promise.set_value(plan);
+  return plan;
+}
+
+std::optional<SpecializedPlans::Future> SpecializedPlans::lookUpOrReserve(
+    const InputDims& dims, std::promise<std::shared_ptr<ExecutionPlan>>& promise) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
     if (it->dims != dims) continue;
     entries_.splice(entries_.begin(), entries_, it);
     return entries_.front().plan;
   }
-  entries_.push_front({dims, build(dims)});
+  entries_.push_front({dims, promise.get_future().share()});
   evictBeyondBound();
-  return entries_.front().plan;
+  return std::nullopt;
 }
 
 std::vector<std::shared_ptr<ExecutionPlan>> SpecializedPlans::plans() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::shared_ptr<ExecutionPlan>> plans;
   for (const Entry& entry : entries_) {
-    if (entry.plan) plans.push_back(entry.plan);
+    const bool built = entry.plan.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (built && entry.plan.get()) plans.push_back(entry.plan.get());
   }
   return plans;
 }

@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,17 +38,24 @@ class SpecializedPlans {
 
   explicit SpecializedPlans(size_t bound) : bound_(bound) {}
 
-  // The plan for `dims`, built by `build` the first time. Building holds the
-  // lock, so concurrent executions with new dims build each plan once.
+  // The plan for `dims`, built by `build` on the calling thread the first
+  // time. Executions with the same dims meanwhile wait for that plan;
+  // executions with other dims do not.
   std::shared_ptr<ExecutionPlan> find(const InputDims& dims, const Build& build);
-  // The plans kept now (not the failed specializations).
+  // The plans kept now that are built (not the failed specializations).
   std::vector<std::shared_ptr<ExecutionPlan>> plans() const;
 
  private:
+  using Future = std::shared_future<std::shared_ptr<ExecutionPlan>>;
   struct Entry {
     InputDims dims;
-    std::shared_ptr<ExecutionPlan> plan;
+    Future plan;
   };
+
+  // The entry of `dims` (made the most recently used), or nullopt after
+  // adding one that `promise` will fill.
+  std::optional<Future> lookUpOrReserve(const InputDims& dims,
+                                        std::promise<std::shared_ptr<ExecutionPlan>>& promise);
 
   void evictBeyondBound();
 

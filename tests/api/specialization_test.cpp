@@ -88,7 +88,7 @@ std::string specializedFor(uint32_t batch) {
 }
 
 class SpecializationTest : public ::testing::Test {
- protected:
+ public:
   void SetUp() override {
     if (findDevice("annrt-cpu") == nullptr) GTEST_SKIP() << "built without annrt-cpu";
     model_ = dynamicBatchConvRelu();
@@ -169,6 +169,7 @@ class SpecializationTest : public ::testing::Test {
     return log;
   }
 
+ protected:
   Model model_;
 };
 
@@ -280,30 +281,46 @@ TEST_F(SpecializationTest, EveryComputationPathRunsTheSpecializedPlan) {
   EXPECT_EQ(after.inferences - before.inferences, 5u);
 }
 
-// Executions with different batches at once on one compilation: each gets
-// its own plan's result, and each distinct batch is specialized once.
-TEST_F(SpecializationTest, ConcurrentExecutionsShareThePlans) {
-  constexpr uint32_t kThreads = 4;
-  constexpr int kRounds = 5;
+// Executions with `batches` different batches at once on one compilation
+// keeping `bound` plans, each of `threads` threads running one batch
+// `rounds` times: each gets its own batch's result; returns the compilations
+// of annrt-cpu it made.
+uint64_t runConcurrently(const SpecializationTest& test, uint32_t batches, uint32_t threads,
+                         uint32_t rounds) {
   std::vector<std::vector<float>> want;
-  for (uint32_t batch = 1; batch <= 2; ++batch) want.push_back(expected(batch));
+  for (uint32_t batch = 1; batch <= batches; ++batch) want.push_back(test.expected(batch));
   const Counters before = countersOf("annrt-cpu");
   {
-    Compilation compilation = compile(model_.get());
-    std::vector<std::thread> threads;
-    for (uint32_t t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&, t] {
-        const uint32_t batch = 1 + t % 2;
-        for (int round = 0; round < kRounds; ++round) {
-          expectNear(run(compilation.get(), batch), want[batch - 1]);
+    Compilation compilation = test.compileFor({});
+    std::vector<std::thread> running;
+    for (uint32_t t = 0; t < threads; ++t) {
+      running.emplace_back([&, t] {
+        const uint32_t batch = 1 + t % batches;
+        for (uint32_t round = 0; round < rounds; ++round) {
+          SpecializationTest::expectNear(SpecializationTest::run(compilation.get(), batch),
+                                         want[batch - 1]);
         }
       });
     }
-    for (std::thread& thread : threads) thread.join();
+    for (std::thread& thread : running) thread.join();
   }
   const Counters after = countersOf("annrt-cpu");
-  EXPECT_EQ(after.compilations - before.compilations, 2u);
-  EXPECT_EQ(after.inferences - before.inferences, kThreads * kRounds);
+  EXPECT_EQ(after.inferences - before.inferences, threads * rounds);
+  return after.compilations - before.compilations;
+}
+
+TEST_F(SpecializationTest, ConcurrentExecutionsShareThePlans) {
+  EXPECT_EQ(runConcurrently(*this, 2, 4, 5), 2u);  // each batch specialized once
+}
+
+// More batches than the bound: plans are dropped and made again while other
+// executions run on them.
+TEST_F(SpecializationTest, ConcurrentExecutionsPastTheBound) {
+  setenv("ANNRT_SPECIALIZE", "2", 1);
+  ::testing::internal::CaptureStderr();
+  EXPECT_GE(runConcurrently(*this, 3, 6, 4), 3u);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_GE(occurrences(log, "dropping the plan specialized"), 1u) << log;
 }
 
 }  // namespace
