@@ -38,6 +38,13 @@ void logWarning(fmt::format_string<Args...> format, Args&&... args) {
   logLine("W", "annrt", fmt::format(format, std::forward<Args>(args)...));
 }
 
+// Events worth knowing once each (a specialization, an eviction); always
+// shown, like warnings.
+template <typename... Args>
+void logInfo(fmt::format_string<Args...> format, Args&&... args) {
+  logLine("I", "annrt", fmt::format(format, std::forward<Args>(args)...));
+}
+
 }  // namespace annrt
 
 // Verbose log; the arguments are only evaluated when the area is enabled.

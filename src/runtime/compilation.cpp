@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "runtime/device_manager.h"
 #include "runtime/graph_dump.h"
+#include "runtime/shape_specialization.h"
 #include "runtime/trace.h"
 
 namespace annrt::runtime {
@@ -33,6 +34,24 @@ Result<void> checkEveryOperationRuns(const Model& model,
   return {};
 }
 
+// "2 operations on annrt-cpu, 1 on nnapi-reference": where a plan runs.
+std::string placementText(const std::vector<PlanStepInfo>& steps) {
+  std::vector<std::pair<std::string, size_t>> counts;
+  for (const PlanStepInfo& step : steps) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& count) { return count.first == step.device; });
+    if (it == counts.end()) it = counts.insert(counts.end(), {step.device, 0});
+    it->second += step.operations.size();
+  }
+  std::string text;
+  for (const auto& [device, operations] : counts) {
+    text +=
+        fmt::format("{}{} {}on {}", text.empty() ? "" : ", ", operations,
+                    text.empty() ? (operations == 1 ? "operation " : "operations ") : "", device);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::vector<bool> operationsSupportedByAny(const Model& model,
@@ -53,7 +72,13 @@ Compilation::Compilation(std::shared_ptr<const Model> model,
 
 Compilation::~Compilation() {
   Telemetry& telemetry = DeviceManager::get().telemetry();
-  if (plan_ && telemetry.profilingEnabled()) telemetry.addProfile(plan_->profile());
+  if (plan_ && telemetry.profilingEnabled()) {
+    telemetry.addProfile(plan_->profile());
+    // Plans dropped from the bound earlier took their profiles with them.
+    if (specialized_) {
+      for (const auto& plan : specialized_->plans()) telemetry.addProfile(plan->profile());
+    }
+  }
   if (plan_) telemetry.writeStats();
 }
 
@@ -123,21 +148,33 @@ Result<void> Compilation::addExtensionAttribute(std::string_view extension, uint
   return {};
 }
 
+Result<std::shared_ptr<ExecutionPlan>> Compilation::buildPlan(
+    std::shared_ptr<const Model> model, const std::vector<std::shared_ptr<Device>>& devices,
+    const std::shared_ptr<Device>& cpu, const PartitionOptions& partitionOptions,
+    const PrepareOptions& options) const {
+  ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
+                         partitionModel(*model, devices, cpu, partitionOptions));
+  std::vector<std::shared_ptr<Device>> stepDevices;
+  for (const auto& step : partition.steps) stepDevices.push_back(step.device);
+  auto cache = PartitionCache::forCompilation(*model, options, stepDevices);
+  ANNRT_ASSIGN_OR_RETURN(auto plan, ExecutionPlan::create(std::move(model), partition, cpu, options,
+                                                          std::move(cache)));
+  for (const PlanStepInfo& step : plan->steps()) {
+    DeviceManager::get().telemetry().countCompilation(step.device);
+  }
+  return plan;
+}
+
 Result<void> Compilation::preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
                                       const std::shared_ptr<Device>& cpu,
                                       const PartitionOptions& partitionOptions) {
   PrepareOptions options = options_;
   if (timeoutNs_) options.deadline = deadlineAfter(*timeoutNs_);
-  ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
-                         partitionModel(*model_, devices, cpu, partitionOptions));
-  std::vector<std::shared_ptr<Device>> stepDevices;
-  for (const auto& step : partition.steps) stepDevices.push_back(step.device);
-  auto cache = PartitionCache::forCompilation(*model_, options, stepDevices);
-  ANNRT_ASSIGN_OR_RETURN(plan_,
-                         ExecutionPlan::create(model_, partition, cpu, options, std::move(cache)));
-  for (const PlanStepInfo& step : plan_->steps()) {
-    DeviceManager::get().telemetry().countCompilation(step.device);
-  }
+  ANNRT_ASSIGN_OR_RETURN(plan_, buildPlan(model_, devices, cpu, partitionOptions, options));
+  cpu_ = cpu;
+  partitionOptions_ = partitionOptions;
+  const size_t bound = specializationBound();
+  if (shouldSpecialize(bound)) specialized_ = std::make_unique<SpecializedPlans>(bound);
   return {};
 }
 
@@ -173,6 +210,50 @@ Result<void> Compilation::finish() {
   PartitionOptions whole = partitionOptions;
   whole.mode = PartitionMode::NO_PARTITIONING;
   return preparePlan({cpu}, cpu, whole);
+}
+
+bool Compilation::shouldSpecialize(size_t bound) const {
+  // Only a device other than the reference, which sizes everything at run
+  // time anyway, can gain from known shapes.
+  const auto reference = DeviceManager::get().reference();
+  const bool gains = std::any_of(devices_.begin(), devices_.end(),
+                                 [&](const auto& device) { return device != reference; });
+  return bound > 0 && gains && hasUnknownInputDims(*model_);
+}
+
+std::shared_ptr<ExecutionPlan> Compilation::specialize(const InputDims& dims) const {
+  TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "specialize");
+  auto built = [&]() -> Result<std::shared_ptr<ExecutionPlan>> {
+    ANNRT_ASSIGN_OR_RETURN(auto model, specializeModel(*model_, dims));
+    PrepareOptions options = options_;
+    options.token = specializedToken(options_.token, dims);
+    return buildPlan(std::move(model), devices_, cpu_, partitionOptions_, options);
+  }();
+  if (!built.ok()) {
+    logWarning("cannot specialize the compilation for input dims {} ({}); running the general plan",
+               inputDimsText(dims), built.error().message);
+    return nullptr;
+  }
+  logInfo("specializing compilation for input dims {} (the model's inputs have unknown dims): {}",
+          inputDimsText(dims), placementText(built.value()->steps()));
+  return std::move(built).value();
+}
+
+std::shared_ptr<ExecutionPlan> Compilation::planFor(const Request& request) const {
+  if (!specialized_) return plan_;
+  InputDims dims;
+  for (size_t i = 0; i < request.inputs.size(); ++i) {
+    const RequestArgument& input = request.inputs[i];
+    Shape shape = model_->main.operands[model_->main.inputIndexes[i]].shape;
+    shape.dims = input.dims;
+    if (!input.omitted && isTensorType(shape.type) && hasUnknownDims(shape)) {
+      return plan_;  // the general plan sizes such inputs as it runs
+    }
+    dims.push_back(input.omitted ? std::vector<uint32_t>{} : input.dims);
+  }
+  std::shared_ptr<ExecutionPlan> plan =
+      specialized_->find(dims, [this](const InputDims& key) { return specialize(key); });
+  return plan ? plan : plan_;
 }
 
 Result<const Operand*> Compilation::ioOperand(uint32_t index, bool isInput) const {

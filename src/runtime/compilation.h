@@ -15,6 +15,7 @@
 
 #include "common/device.h"
 #include "runtime/execution_plan.h"
+#include "runtime/specialized_plans.h"
 
 namespace annrt::runtime {
 
@@ -51,6 +52,11 @@ class Compilation {
   Result<const Operand*> ioOperand(uint32_t index, bool isInput) const;
 
   ExecutionPlan& plan() const { return *plan_; }
+  // The plan an execution of `request` runs: when the model's inputs have
+  // unknown dims and the request's are concrete, one specialized for them
+  // (prepared on first use, so that devices which need known shapes take
+  // part); otherwise, or when specializing fails, the general plan.
+  std::shared_ptr<ExecutionPlan> planFor(const Request& request) const;
 
  private:
   Result<void> checkModifiable() const;
@@ -58,6 +64,16 @@ class Compilation {
   Result<void> checkPrepared() const;
   Result<void> preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
                            const std::shared_ptr<Device>& cpu, const PartitionOptions& options);
+  // Partitions `model` and prepares its steps: finish's path, also taken by
+  // each specialization.
+  Result<std::shared_ptr<ExecutionPlan>> buildPlan(
+      std::shared_ptr<const Model> model, const std::vector<std::shared_ptr<Device>>& devices,
+      const std::shared_ptr<Device>& cpu, const PartitionOptions& partitionOptions,
+      const PrepareOptions& options) const;
+  // Whether executions with concrete input dims get plans of their own.
+  bool shouldSpecialize(size_t bound) const;
+  // nullptr (logged) when the model cannot be specialized for `dims`.
+  std::shared_ptr<ExecutionPlan> specialize(const InputDims& dims) const;
 
   std::shared_ptr<const Model> model_;
   std::vector<std::shared_ptr<Device>> devices_;
@@ -66,6 +82,10 @@ class Compilation {
   std::optional<uint64_t> timeoutNs_;
   bool finished_ = false;
   std::shared_ptr<ExecutionPlan> plan_;
+  // What finish used, for the specializations.
+  std::shared_ptr<Device> cpu_;
+  PartitionOptions partitionOptions_;
+  std::unique_ptr<SpecializedPlans> specialized_;  // null: no specialization
 };
 
 }  // namespace annrt::runtime

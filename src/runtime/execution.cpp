@@ -374,7 +374,7 @@ ExecutionOutcome Execution::run(std::optional<Clock::time_point> deadline) {
   options.deadline = deadline;
   options.loopTimeoutNs = loopTimeoutNs_;
   options.profileOperations = DeviceManager::get().telemetry().profilingEnabled();
-  ExecutionOutcome outcome = compilation_->plan().execute(request, options);
+  ExecutionOutcome outcome = compilation_->planFor(request)->execute(request, options);
   // Device memories of unspecified size grow to what the model produced.
   if (outcome.status == ErrorCode::OUTPUT_INSUFFICIENT_SIZE) {
     bool resized = false;

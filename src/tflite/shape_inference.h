@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Shape inference over a converted subgraph, for resized inputs: what
-// TFLite's AllocateTensors does after ResizeInputTensor. Each operation's
-// output dims come from annrt's operation library (the `prepare` of its
-// registration), given its input shapes and constant values, in model order.
+// TFLite's AllocateTensors does after ResizeInputTensor: the writer's graph
+// handed to the static shape inference the runtime uses too
+// (ops/shape_inference.h: each operation's `prepare`, in model order).
 // Known dims let every device, annrt-cpu included, claim the model; the
 // dims the .tflite file stores were computed for its own input shapes and
 // are not used once an input is resized.

@@ -86,6 +86,7 @@ template <typename Call>
 #define ASSERT_NN(expected, call) \
   ASSERT_TRUE(::annrt::test::returnsAndLogs((expected), #call, [&] { return (call); }))
 #define ASSERT_OK(call) ASSERT_EQ(ANEURALNETWORKS_NO_ERROR, (call))
+#define EXPECT_OK(call) EXPECT_EQ(ANEURALNETWORKS_NO_ERROR, (call))
 
 // ---- Operand types ----
 
