@@ -45,7 +45,11 @@ void hashConstant(HashWriter& hash, const Model& model, const Operand& operand) 
 
 void hashOperand(HashWriter& hash, const Model& model, const Operand& operand) {
   hashShape(hash, operand.shape);
-  hash.i32(static_cast<int32_t>(operand.lifetime));
+  // Both kinds of constant count as one: where a value is kept does not
+  // change what the model computes.
+  const Lifetime lifetime =
+      operand.lifetime == Lifetime::CONSTANT_REFERENCE ? Lifetime::CONSTANT_COPY : operand.lifetime;
+  hash.i32(static_cast<int32_t>(lifetime));
   hash.bytes(operand.extensionData);
   switch (operand.lifetime) {
     case Lifetime::CONSTANT_COPY:
