@@ -8,7 +8,6 @@
 #if defined(__x86_64__)
 #include <nmmintrin.h>
 #elif defined(__aarch64__)
-#include <arm_acle.h>
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
 #endif
@@ -76,14 +75,25 @@ bool hasHardwareCrc() {
 constexpr const char* kHardwareName = "sse4.2";
 #elif defined(__aarch64__)
 // CRC32 is optional in ARMv8.0 (mandatory from 8.1), so it is enabled for
-// this function only and used when the kernel reports it.
-__attribute__((target("+crc"))) uint32_t hardwareCrc(uint32_t crc, const uint8_t* p, size_t n) {
+// this function only and used when the kernel reports it. The compilers
+// spell the attribute and the instructions' builtins differently, and
+// Clang's arm_acle.h offers them only when the whole file targets CRC32.
+#if defined(__clang__)
+#define ANNRT_CRC_TARGET __attribute__((target("crc")))
+#define ANNRT_CRC32C_64 __builtin_arm_crc32cd
+#define ANNRT_CRC32C_8 __builtin_arm_crc32cb
+#else
+#define ANNRT_CRC_TARGET __attribute__((target("+crc")))
+#define ANNRT_CRC32C_64 __builtin_aarch64_crc32cx
+#define ANNRT_CRC32C_8 __builtin_aarch64_crc32cb
+#endif
+ANNRT_CRC_TARGET uint32_t hardwareCrc(uint32_t crc, const uint8_t* p, size_t n) {
   for (; n >= 8; n -= 8, p += 8) {
     uint64_t v;
     std::memcpy(&v, p, 8);  // little-endian on Linux aarch64
-    crc = __crc32cd(crc, v);
+    crc = ANNRT_CRC32C_64(crc, v);
   }
-  for (; n > 0; --n, ++p) crc = __crc32cb(crc, *p);
+  for (; n > 0; --n, ++p) crc = ANNRT_CRC32C_8(crc, *p);
   return crc;
 }
 
