@@ -355,6 +355,23 @@ TEST_F(CacheDirectoryTest, LeastRecentlyUsedEntriesAreEvicted) {
   EXPECT_EQ(entries, expected);
 }
 
+TEST_F(CacheDirectoryTest, EvictionRemovesTemporaryFilesOfDeadWriters) {
+  const std::string stale = dir_.str() + "/." + entryFileName(makeKey(8)) + ".1-0.tmp";
+  const std::string fresh = dir_.str() + "/." + entryFileName(makeKey(9)) + ".1-1.tmp";
+  writeFile(stale, payloadBytes(10, 17));
+  writeFile(fresh, payloadBytes(10, 18));
+  timespec twoHoursAgo{};
+  clock_gettime(CLOCK_REALTIME, &twoHoursAgo);
+  twoHoursAgo.tv_sec -= 7200;
+  const timespec times[2] = {twoHoursAgo, twoHoursAgo};
+  ASSERT_EQ(utimensat(AT_FDCWD, stale.c_str(), times, 0), 0);
+  auto cache = CacheDirectory::openAutomatic({dir_.str(), 10});
+  ASSERT_TRUE(cache.ok());
+  ASSERT_TRUE((*cache)->store(makeKey(1), kDevice, kVersion, {}).ok());
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(fresh));  // its writer may still be writing
+}
+
 TEST_F(CacheDirectoryTest, ApplicationDirectoryIsNeverEvicted) {
   auto cache = open();
   for (uint8_t n = 1; n <= 20; ++n)
