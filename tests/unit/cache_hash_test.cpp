@@ -6,6 +6,7 @@
 // with every field they cover.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <functional>
 #include <random>
 #include <string>
@@ -101,6 +102,29 @@ TEST(Hash128Test, SeesEveryByteAndTheLength) {
   const Hash128 other = hash128(changed);
   EXPECT_FALSE(std::equal(original.begin(), original.begin() + 8, other.begin()));
   EXPECT_FALSE(std::equal(original.begin() + 8, original.end(), other.begin() + 8));
+}
+
+// Every input bit flips about half the 128 output bits (the lanes mix
+// their whole state), in full blocks and in the zero-padded tail alike.
+TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
+  for (size_t size : {3, 64, 100}) {
+    const std::vector<uint8_t> data = randomBytes(size, static_cast<uint32_t>(size));
+    const Hash128 original = hash128(data);
+    double total = 0;
+    for (size_t bit = 0; bit < 8 * size; ++bit) {
+      std::vector<uint8_t> changed = data;
+      changed[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+      const Hash128 other = hash128(changed);
+      int flipped = 0;
+      for (size_t i = 0; i < original.size(); ++i)
+        flipped += std::popcount<uint8_t>(original[i] ^ other[i]);
+      ASSERT_GE(flipped, 32) << "size " << size << " bit " << bit;
+      total += flipped;
+    }
+    const double mean = total / (8.0 * size);
+    EXPECT_GT(mean, 60.0) << "size " << size;
+    EXPECT_LT(mean, 68.0) << "size " << size;
+  }
 }
 
 class VectorPool final : public MemoryPool {
