@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cache_commands.h"
+#include "common/scoped_environment.h"
 #include "common/temp_path.h"
 #include "runtime/cache_file.h"
 
@@ -103,11 +104,10 @@ TEST_F(CacheToolTest, ClearRemovesEntriesOnly) {
 }
 
 TEST_F(CacheToolTest, DefaultsToTheAutomaticCache) {
-  const char* old = std::getenv("ANNRT_CACHE_PATH");
-  const std::string saved = old ? old : "";
-  setenv("ANNRT_CACHE_PATH", dir_.str().c_str(), 1);
+  test::ScopedEnvironment env;
+  env.set("ANNRT_CACHE_CAPACITY", nullptr);
+  env.set("ANNRT_CACHE_PATH", dir_.str().c_str());
   const ToolRun listed = run({"list"});
-  old ? setenv("ANNRT_CACHE_PATH", saved.c_str(), 1) : unsetenv("ANNRT_CACHE_PATH");
   EXPECT_EQ(listed.status, 0);
   EXPECT_TRUE(contains(listed.out, runtime::toHex(key(2))));
 }

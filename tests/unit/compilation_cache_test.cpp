@@ -7,6 +7,7 @@
 // eviction, and the automatic cache's settings.
 #include "runtime/compilation_cache.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -20,10 +21,9 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <map>
-#include <optional>
 #include <random>
 
+#include "common/scoped_environment.h"
 #include "common/temp_path.h"
 #include "runtime/cache_file.h"
 
@@ -31,6 +31,7 @@ namespace annrt::runtime {
 namespace {
 
 namespace fs = std::filesystem;
+using test::ScopedEnvironment;
 using test::TempPath;
 
 const std::string kDevice = "annrt-cpu";
@@ -479,26 +480,6 @@ TEST_F(CacheDirectoryTest, ProcessesSharingAnEvictedDirectoryNeverSeeTornFiles) 
   hammer(dir_.str(), 3);
   EXPECT_LE(open()->entries(false).size(), 3u);
 }
-
-// Sets or unsets environment variables for one test, restoring them after.
-class ScopedEnvironment {
- public:
-  void set(const char* name, const char* value) {
-    if (!saved_.contains(name)) {
-      const char* old = std::getenv(name);
-      saved_[name] = old ? std::optional<std::string>(old) : std::nullopt;
-    }
-    value ? setenv(name, value, 1) : unsetenv(name);
-  }
-  ~ScopedEnvironment() {
-    for (const auto& [name, value] : saved_) {
-      value ? setenv(name.c_str(), value->c_str(), 1) : unsetenv(name.c_str());
-    }
-  }
-
- private:
-  std::map<std::string, std::optional<std::string>> saved_;
-};
 
 TEST(AutomaticCacheSettingsTest, PathFollowsTheEnvironmentInOrder) {
   ScopedEnvironment env;
