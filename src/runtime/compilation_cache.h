@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -75,6 +76,19 @@ struct AutomaticCacheSettings {
   static AutomaticCacheSettings fromEnvironment();
 };
 
+// One entry of a cache directory as annrt-cache shows it: its file and what
+// its header says.
+struct CacheEntryInfo {
+  std::string fileName;
+  CacheKey key{};  // from the file name
+  uint64_t fileSize = 0;
+  std::chrono::system_clock::time_point lastUsed;  // the file's mtime
+  std::string annrtVersion, deviceName, deviceVersion;
+  uint64_t payloadSize = 0;
+  // Why no device would load the entry ("": nothing found wrong).
+  std::string problem;
+};
+
 // One cache directory. Thread-safe, and safe with other processes using the
 // same directory at once.
 class CacheDirectory {
@@ -99,6 +113,13 @@ class CacheDirectory {
                              const std::string& deviceVersion,
                              std::span<const uint8_t> payload) = 0;
   virtual const std::string& path() const = 0;
+  // Every file named as an entry (others are not the cache's), sorted by
+  // name, with its header checked; `verifyPayloads` also checks every
+  // payload's checksum and that the header's key matches the file name.
+  virtual std::vector<CacheEntryInfo> entries(bool verifyPayloads) = 0;
+  // Removes every entry and temporary file of the cache, leaving other
+  // files; returns how many it removed.
+  virtual Result<size_t> clear() = 0;
 };
 
 }  // namespace annrt::runtime

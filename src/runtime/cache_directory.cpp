@@ -1,0 +1,264 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/cache_directory.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+
+#include "common/log.h"
+#include "runtime/cache_file.h"
+#include "runtime/file_write.h"
+
+namespace annrt::runtime {
+namespace {
+
+constexpr std::string_view kTemporarySuffix = ".tmp";
+constexpr const char* kLockName = ".lock";
+// A temporary file this old belongs to a writer that died.
+constexpr int64_t kStaleTemporaryNs = int64_t{3600} * 1000000000;
+
+int64_t nanoseconds(const timespec& t) {
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
+}
+
+int64_t nowNs() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return nanoseconds(now);
+}
+
+// Sets both times to the current time at full precision: the file system's
+// own timestamps may be as coarse as a clock tick, which would order
+// entries used in quick succession arbitrarily.
+void markUsed(int fd) {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  const timespec times[2] = {now, now};
+  futimens(fd, times);
+}
+
+// "." + entry name + "." + writer + ".tmp": hidden, and never an entry name.
+bool isTemporaryName(std::string_view name) {
+  const size_t entryLength = entryFileName(CacheKey{}).size();
+  return name.size() > 1 + entryLength && name[0] == '.' && name.ends_with(kTemporarySuffix) &&
+         keyFromFileName(name.substr(1, entryLength)).has_value();
+}
+
+std::string errnoText(int error) {
+  if (error == ELOOP) return "it is a symbolic link";
+  return std::strerror(error);
+}
+
+struct MappedFile {
+  std::shared_ptr<const void> owner;
+  std::span<const uint8_t> bytes;
+};
+
+// The whole of a regular file the user owns, mapped read-only.
+Result<MappedFile> mapFile(int fd) {
+  struct stat st {};
+  ANNRT_CHECK(fstat(fd, &st) == 0, "fstat failed: {}", std::strerror(errno));
+  ANNRT_CHECK(S_ISREG(st.st_mode), "not a regular file");
+  ANNRT_CHECK(st.st_uid == geteuid(), "owned by user {}, not by this process's user {}", st.st_uid,
+              geteuid());
+  const auto size = static_cast<uint64_t>(st.st_size);
+  ANNRT_CHECK(size >= kCacheHeaderSize, "the file has {} bytes, shorter than a header", size);
+  void* address = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ANNRT_CHECK(address != MAP_FAILED, "mmap failed: {}", std::strerror(errno));
+  MappedFile mapped;
+  mapped.owner = std::shared_ptr<const void>(
+      address, [size](const void* p) { munmap(const_cast<void*>(p), size); });
+  mapped.bytes = {static_cast<const uint8_t*>(address), size};
+  return mapped;
+}
+
+// The payload, once the file checks out for `key` on this device.
+Result<std::span<const uint8_t>> checkEntry(std::span<const uint8_t> file, const CacheKey& key,
+                                            const std::string& deviceName,
+                                            const std::string& deviceVersion) {
+  ANNRT_ASSIGN_OR_RETURN(const CacheHeader header, parseCacheHeader(file));
+  ANNRT_CHECK(header.key == key, "the key in its header is {}, not the one its name gives",
+              toHex(header.key));
+  ANNRT_CHECK(header.annrtVersion == annrtVersion(), "written by annrt {}, this is annrt {}",
+              header.annrtVersion, annrtVersion());
+  ANNRT_CHECK(header.deviceName == deviceName && header.deviceVersion == deviceVersion,
+              "written for device {} version {}, not {} version {}", header.deviceName,
+              header.deviceVersion, deviceName, deviceVersion);
+  return checkedPayload(file, header);
+}
+
+}  // namespace
+
+FileCacheDirectory::FileCacheDirectory(UniqueFd directory, std::string path, uint32_t capacity)
+    : dir_(std::move(directory)), path_(std::move(path)), capacity_(capacity) {}
+
+std::optional<CachedBytes> FileCacheDirectory::load(const CacheKey& key,
+                                                    const std::string& deviceName,
+                                                    const std::string& deviceVersion) {
+  const std::string name = entryFileName(key);
+  const UniqueFd fd(openat(dir_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) {
+    // Absence is the ordinary cold miss, not worth a line.
+    if (errno != ENOENT) {
+      logWarning("compilation cache: cannot open {}/{}: {}", path_, name, errnoText(errno));
+    }
+    return std::nullopt;
+  }
+  auto mapped = mapFile(fd.get());
+  Result<std::span<const uint8_t>> payload =
+      mapped.ok() ? checkEntry(mapped->bytes, key, deviceName, deviceVersion)
+                  : Result<std::span<const uint8_t>>(mapped.takeError());
+  if (!payload.ok()) {
+    logWarning("compilation cache: ignoring {}/{}: {}", path_, name, payload.error().message);
+    return std::nullopt;
+  }
+  if (capacity_ > 0) markUsed(fd.get());
+  return CachedBytes{std::move(mapped->owner), *payload};
+}
+
+Result<void> FileCacheDirectory::store(const CacheKey& key, const std::string& deviceName,
+                                       const std::string& deviceVersion,
+                                       std::span<const uint8_t> payload) {
+  ANNRT_ASSIGN_OR_RETURN(const CacheHeaderBytes header,
+                         encodeCacheHeader(key, deviceName, deviceVersion, payload));
+  ANNRT_RETURN_IF_ERROR(writeEntry(entryFileName(key), header, payload));
+  if (capacity_ > 0) evict();
+  return {};
+}
+
+// Writes under a name no other writer uses and renames it into place, so
+// that readers see the old file or the whole new one, never a part.
+Result<void> FileCacheDirectory::writeEntry(const std::string& name,
+                                            std::span<const uint8_t> header,
+                                            std::span<const uint8_t> payload) {
+  const std::string temporary =
+      fmt::format(".{}.{}-{}{}", name, getpid(), writes_++, kTemporarySuffix);
+  const UniqueFd fd(openat(dir_.get(), temporary.c_str(),
+                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fd.valid(), "compilation cache: cannot create {}/{}: {}",
+                   path_, temporary, errnoText(errno));
+  const std::span<const uint8_t> parts[] = {header, payload};
+  Result<void> written = writeAllGuarded(fd.get(), parts);
+  if (written.ok()) {
+    markUsed(fd.get());
+    if (renameat(dir_.get(), temporary.c_str(), dir_.get(), name.c_str()) == 0) return {};
+    written = makeError(ErrorCode::OP_FAILED, "rename failed: {}", std::strerror(errno));
+  }
+  unlinkat(dir_.get(), temporary.c_str(), 0);
+  return makeError(ErrorCode::OP_FAILED, "compilation cache: cannot write {}/{}: {}", path_, name,
+                   written.error().message);
+}
+
+std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporaries) const {
+  std::vector<Listed> files;
+  // fdopendir takes its descriptor's offset: give it its own.
+  const int fd = openat(dir_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* dir = fd >= 0 ? fdopendir(fd) : nullptr;
+  if (dir == nullptr) {
+    if (fd >= 0) close(fd);
+    return files;
+  }
+  while (const dirent* entry = readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (temporaries ? !isTemporaryName(name) : !keyFromFileName(name)) continue;
+    struct stat st {};
+    // Another process may remove it meanwhile: then it is simply not listed.
+    if (fstatat(dir_.get(), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    files.push_back({std::string(name), nanoseconds(st.st_mtim)});
+  }
+  closedir(dir);
+  return files;
+}
+
+// Removes the least recently used entries beyond the capacity, and what
+// dead writers left. One process at a time (a lock file), so that two do
+// not both remove the oldest entries for one excess; removal tolerates
+// files that vanish under it.
+void FileCacheDirectory::evict() {
+  const UniqueFd lock(
+      openat(dir_.get(), kLockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (lock.valid()) flock(lock.get(), LOCK_EX);  // unlocked by closing it
+  std::vector<Listed> files = list(false);
+  if (files.size() > capacity_) {
+    const size_t excess = files.size() - capacity_;
+    std::partial_sort(files.begin(), files.begin() + excess, files.end(),
+                      [](const Listed& a, const Listed& b) {
+                        return a.mtimeNs != b.mtimeNs ? a.mtimeNs < b.mtimeNs : a.name < b.name;
+                      });
+    for (size_t i = 0; i < excess; ++i) unlinkat(dir_.get(), files[i].name.c_str(), 0);
+  }
+  const int64_t staleBefore = nowNs() - kStaleTemporaryNs;
+  for (const Listed& file : list(true)) {
+    if (file.mtimeNs < staleBefore) unlinkat(dir_.get(), file.name.c_str(), 0);
+  }
+}
+
+CacheEntryInfo FileCacheDirectory::describe(const Listed& file, bool verifyPayload) const {
+  CacheEntryInfo info;
+  info.fileName = file.name;
+  info.key = *keyFromFileName(file.name);
+  info.lastUsed = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::nanoseconds(file.mtimeNs)));
+  const UniqueFd fd(openat(dir_.get(), file.name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) {
+    info.problem = "cannot open: " + errnoText(errno);
+    return info;
+  }
+  auto mapped = mapFile(fd.get());
+  if (!mapped.ok()) {
+    info.problem = mapped.error().message;
+    return info;
+  }
+  info.fileSize = mapped->bytes.size();
+  auto header = parseCacheHeader(mapped->bytes);
+  if (!header.ok()) {
+    info.problem = header.error().message;
+    return info;
+  }
+  info.annrtVersion = header->annrtVersion;
+  info.deviceName = header->deviceName;
+  info.deviceVersion = header->deviceVersion;
+  info.payloadSize = header->payloadSize;
+  if (verifyPayload) {
+    auto payload = checkEntry(mapped->bytes, info.key, header->deviceName, header->deviceVersion);
+    if (!payload.ok()) info.problem = payload.error().message;
+  }
+  return info;
+}
+
+std::vector<CacheEntryInfo> FileCacheDirectory::entries(bool verifyPayloads) {
+  std::vector<Listed> files = list(false);
+  std::sort(files.begin(), files.end(),
+            [](const Listed& a, const Listed& b) { return a.name < b.name; });
+  std::vector<CacheEntryInfo> infos;
+  infos.reserve(files.size());
+  for (const Listed& file : files) infos.push_back(describe(file, verifyPayloads));
+  return infos;
+}
+
+Result<size_t> FileCacheDirectory::clear() {
+  size_t removed = 0;
+  for (const bool temporaries : {false, true}) {
+    for (const Listed& file : list(temporaries)) {
+      if (unlinkat(dir_.get(), file.name.c_str(), 0) == 0) {
+        ++removed;
+      } else if (errno != ENOENT) {
+        return makeError(ErrorCode::OP_FAILED, "cannot remove {}/{}: {}", path_, file.name,
+                         std::strerror(errno));
+      }
+    }
+  }
+  return removed;
+}
+
+}  // namespace annrt::runtime

@@ -1,0 +1,78 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/hash128.h"
+
+#include <cstring>
+
+namespace annrt::runtime {
+namespace {
+
+// Odd constants with bits spread evenly (digits of pi, e and sqrt(2)).
+constexpr uint64_t kA0 = 0x243f6a8885a308d3, kA1 = 0x13198a2e03707345;
+constexpr uint64_t kB0 = 0xb7e151628aed2a6b, kB1 = 0x6a09e667f3bcc909;
+constexpr uint64_t kStep = 0x9e3779b97f4a7c15;  // odd: multiplying by it is a bijection
+
+uint64_t load64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];  // the same value on every CPU
+  return v;
+}
+
+// The 128-bit product of a and b folded to 64 bits: every input bit reaches
+// the middle of the product, and the fold brings the high half down.
+__extension__ typedef unsigned __int128 Uint128;  // GCC and Clang, on 64-bit targets
+
+uint64_t foldedMultiply(uint64_t a, uint64_t b) {
+  const Uint128 product = static_cast<Uint128>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+
+uint64_t rotl(uint64_t x, int n) {
+  return (x << n) | (x >> (64 - n));
+}
+
+// Each block's digest is added to a bijective step of the state, so that
+// no block can erase what came before; a block's digest degenerates only
+// where one of its words equals a lane constant, and the two lanes pair
+// the words the other way round so they do not degenerate together.
+struct Lanes {
+  uint64_t a, b;
+  void absorb(uint64_t w0, uint64_t w1) {
+    a = rotl(a, 29) * kStep + foldedMultiply(w0 ^ kA0, w1 ^ kA1);
+    b = rotl(b, 37) * kStep + foldedMultiply(w1 ^ kB0, w0 ^ kB1);
+  }
+};
+
+// A final avalanche (Stafford's variant 13 of the MurmurHash3 finalizer).
+uint64_t finalize(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111eb;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Hash128 hash128(std::span<const uint8_t> data) {
+  const uint64_t length = data.size();
+  Lanes lanes{kA0 ^ length, kB0 + length};
+  const uint8_t* p = data.data();
+  size_t n = data.size();
+  for (; n >= 16; n -= 16, p += 16) lanes.absorb(load64(p), load64(p + 8));
+  if (n > 0) {
+    uint8_t tail[16] = {};  // zero-padded; the length, absorbed below, tells the pads apart
+    std::memcpy(tail, p, n);
+    lanes.absorb(load64(tail), load64(tail + 8));
+  }
+  lanes.absorb(length, ~length);
+  const uint64_t a = finalize(lanes.a), b = finalize(lanes.b ^ rotl(lanes.a, 32));
+  Hash128 digest;
+  for (int i = 0; i < 8; ++i) {
+    digest[i] = static_cast<uint8_t>(a >> (8 * i));
+    digest[8 + i] = static_cast<uint8_t>(b >> (8 * i));
+  }
+  return digest;
+}
+
+}  // namespace annrt::runtime
