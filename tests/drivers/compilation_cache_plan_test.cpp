@@ -8,6 +8,7 @@
 // ABI 1.0 keeps working. Hits and misses are read from the runtime's own
 // counters (ANNRT_STATS).
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksExtensions.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
