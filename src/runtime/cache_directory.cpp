@@ -158,7 +158,8 @@ Result<void> FileCacheDirectory::writeEntry(const std::string& name,
                    written.error().message);
 }
 
-std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporaries) const {
+std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporaries,
+                                                                 bool withTimes) const {
   std::vector<Listed> files;
   // fdopendir takes its descriptor's offset: give it its own.
   const int fd = openat(dir_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -170,6 +171,10 @@ std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporarie
   while (const dirent* entry = readdir(dir)) {
     const std::string_view name = entry->d_name;
     if (temporaries ? !isTemporaryName(name) : !keyFromFileName(name)) continue;
+    if (!withTimes) {
+      files.push_back({std::string(name), 0});
+      continue;
+    }
     struct stat st {};
     // Another process may remove it meanwhile: then it is simply not listed.
     if (fstatat(dir_.get(), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
@@ -187,7 +192,10 @@ void FileCacheDirectory::evict() {
   const UniqueFd lock(
       openat(dir_.get(), kLockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (lock.valid()) flock(lock.get(), LOCK_EX);  // unlocked by closing it
-  std::vector<Listed> files = list(false);
+  // Counting needs no stat: a store into a cache under its capacity (the
+  // usual case, with up to 10000 entries) reads only the directory.
+  std::vector<Listed> files;
+  if (list(false, false).size() > capacity_) files = list(false);
   if (files.size() > capacity_) {
     const size_t excess = files.size() - capacity_;
     std::partial_sort(files.begin(), files.begin() + excess, files.end(),

@@ -34,8 +34,9 @@ class FileCacheDirectory final : public CacheDirectory {
     std::string name;
     int64_t mtimeNs;
   };
-  // The entries (or, with `temporaries`, the temporary files) in the directory.
-  std::vector<Listed> list(bool temporaries) const;
+  // The entries (or, with `temporaries`, the temporary files) in the
+  // directory; their times only `withTimes` (a stat per file).
+  std::vector<Listed> list(bool temporaries, bool withTimes = true) const;
   Result<void> writeEntry(const std::string& name, std::span<const uint8_t> header,
                           std::span<const uint8_t> payload);
   void evict();
