@@ -375,15 +375,25 @@ void printTable(const std::vector<TestCase>& cases, const std::vector<Job>& jobs
 }
 
 // --cache: how many passing cases were compiled again from cache entries.
-void printCacheSummary(const std::vector<CaseResult>& results) {
+struct CacheSummary {
   size_t cases = 0;
   size_t entries = 0;
+};
+
+CacheSummary cacheSummary(const std::vector<CaseResult>& results) {
+  CacheSummary summary;
   for (const CaseResult& result : results) {
     if (result.status != Status::kPassed || result.cacheEntries == 0) continue;
-    ++cases;
-    entries += result.cacheEntries;
+    ++summary.cases;
+    summary.entries += result.cacheEntries;
   }
-  fmt::print("cache: {} passing cases compiled again from {} cache entries\n", cases, entries);
+  return summary;
+}
+
+void printCacheSummary(const std::vector<CaseResult>& results) {
+  const CacheSummary summary = cacheSummary(results);
+  fmt::print("cache: {} passing cases compiled again from {} cache entries\n", summary.cases,
+             summary.entries);
 }
 
 void printResult(const Job& job, const CaseResult& result, int verbose) {
@@ -441,10 +451,15 @@ bool writeReport(const std::string& path, const Config& config, const WorkerHell
     }
     if (auto first = flaky.find(i); first != flaky.end())
       entry["flakyFirstFailure"] = first->second;
+    if (result.cacheEntries > 0) entry["cacheEntries"] = result.cacheEntries;
     entries.push_back(std::move(entry));
   }
   report["summary"] = {
       {"passed", total.passed}, {"failed", total.failed}, {"skipped", total.skipped}};
+  if (config.cache) {
+    const CacheSummary cache = cacheSummary(results);
+    report["summary"]["fromCache"] = {{"cases", cache.cases}, {"entries", cache.entries}};
+  }
   report["cases"] = std::move(entries);
   std::ofstream out(path);
   out << report.dump(1, ' ', false, json::error_handler_t::replace) << "\n";
