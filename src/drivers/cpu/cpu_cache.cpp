@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/cpu_cache.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -28,10 +30,11 @@ struct CacheHeader {
   uint32_t stageCount;
   uint32_t planWords;  // uint32 values of the plan, right after the header
   uint32_t entryCount;
+  uint64_t fingerprint;  // modelFingerprint
   uint64_t indexOffset;
   uint64_t totalBytes;
 };
-static_assert(sizeof(CacheHeader) == 56);
+static_assert(sizeof(CacheHeader) == 64);
 
 enum class EntryKind : uint32_t {
   PACKED = 1,  // a native kernel's buffer: stage, operation, slot (WeightKey)
@@ -44,6 +47,61 @@ struct CacheEntry {
   uint64_t offset, bytes;
 };
 static_assert(sizeof(CacheEntry) == 32);
+
+// FNV-1a, 64 bits.
+class Fingerprint {
+ public:
+  void add(const void* data, size_t bytes) {
+    for (size_t i = 0; i < bytes; ++i) {
+      hash_ = (hash_ ^ static_cast<const uint8_t*>(data)[i]) * 0x100000001B3ull;
+    }
+  }
+  template <typename T>
+  void add(const T& value) {
+    add(&value, sizeof value);
+  }
+  void add(const std::vector<uint32_t>& values) {
+    add(values.size());
+    add(values.data(), values.size() * sizeof(uint32_t));
+  }
+  uint64_t value() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 0xCBF29CE484222325ull;
+};
+
+// The model's structure (operations, operand types, shapes and
+// quantization) and a sample of each constant's bytes: the runtime keys
+// cache files by partition already, and this keeps another model's bytes
+// (one of the same structure, as a landscape variant is) from being used,
+// without reading every weight.
+uint64_t modelFingerprint(const Model& model) {
+  constexpr size_t kSamples = 8, kSampleBytes = 8;
+  Fingerprint f;
+  for (const Operand& operand : model.main.operands) {
+    f.add(operand.shape.type);
+    f.add(operand.shape.dims);
+    f.add(operand.shape.scale);
+    f.add(operand.shape.zeroPoint);
+    f.add(operand.lifetime);
+    const uint8_t* data = model.constantData(operand);
+    if (data == nullptr) continue;
+    const size_t length = operand.location.length;
+    f.add(length);
+    for (size_t k = 0; k < kSamples && length > 0; ++k) {
+      const size_t at = length * k / kSamples;
+      f.add(data + at, std::min(kSampleBytes, length - at));
+    }
+  }
+  for (const Operation& op : model.main.operations) {
+    f.add(op.type);
+    f.add(op.inputs);
+    f.add(op.outputs);
+  }
+  f.add(model.main.inputIndexes);
+  f.add(model.main.outputIndexes);
+  return f.value();
+}
 
 uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -74,6 +132,18 @@ std::map<uint32_t, uint32_t> halfCasts(const Model& model, const FusionPlan& fus
     if (fusions.role(op) == FusionRole::HALF_CAST) casts[model.main.operations[op].outputs[0]] = op;
   }
   return casts;
+}
+
+// Whether an operation of an XNNPACK stage reads each operand.
+std::vector<bool> readByXnnpack(const Model& model, const std::vector<PlannedStage>& stages) {
+  std::vector<bool> read(model.main.operands.size(), false);
+  for (const PlannedStage& stage : stages) {
+    if (stage.native) continue;
+    for (uint32_t op : stage.operations) {
+      for (uint32_t input : model.main.operations[op].inputs) read[input] = true;
+    }
+  }
+  return read;
 }
 
 template <typename T>
@@ -134,7 +204,14 @@ Result<void> writeCompileCache(const Model& model, const CompileSettings& settin
   const std::vector<uint32_t> plan = planWords(stages);
   std::vector<CacheEntry> entries;
   std::vector<const void*> blobs;
-  for (const WeightStore::Recorded& packed : weights.recorded()) {
+  // By key, so that a compile writes the same bytes whichever order its
+  // kernels were made in (a warm start's store is a map).
+  std::vector<WeightStore::Recorded> recorded = weights.recorded();
+  std::sort(recorded.begin(), recorded.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.key.stage, a.key.operation, a.key.slot) <
+           std::tie(b.key.stage, b.key.operation, b.key.slot);
+  });
+  for (const WeightStore::Recorded& packed : recorded) {
     entries.push_back({static_cast<uint32_t>(EntryKind::PACKED), packed.key.stage,
                        packed.key.operation, packed.key.slot, 0, packed.floats * sizeof(float)});
     blobs.push_back(packed.data.get());
@@ -143,7 +220,10 @@ Result<void> writeCompileCache(const Model& model, const CompileSettings& settin
   // copy, so keeping them would cost their size for the prepared model's life.
   std::deque<std::vector<float>> halves;
   std::unordered_set<const uint8_t*> converted;  // CASTs may share their float16 data
+  const std::vector<bool> xnnpackReads = readByXnnpack(model, stages);
   for (const auto& [output, cast] : halfCasts(model, fusions)) {
+    // Native kernels have theirs packed already.
+    if (!xnnpackReads[output]) continue;
     const Operand& source = model.main.operands[model.main.operations[cast].inputs[0]];
     const uint8_t* data = model.constantData(source);
     ANNRT_CHECK(data != nullptr, "annrt-cpu: float16 weights of operand {} have no data", output);
@@ -166,6 +246,7 @@ Result<void> writeCompileCache(const Model& model, const CompileSettings& settin
   header.stageCount = static_cast<uint32_t>(stages.size());
   header.planWords = static_cast<uint32_t>(plan.size());
   header.entryCount = static_cast<uint32_t>(entries.size());
+  header.fingerprint = modelFingerprint(model);
   header.indexOffset = indexOffset(header.planWords);
   uint64_t end = header.indexOffset + entries.size() * sizeof(CacheEntry);
   for (CacheEntry& entry : entries) {
@@ -193,7 +274,8 @@ Result<CachedCompile> readCompileCache(const Model& model, const CompileSettings
   ANNRT_CHECK(bytes.size() >= sizeof(CacheHeader), "annrt-cpu cache: {} bytes hold no header",
               bytes.size());
   const auto header = readAt<CacheHeader>(bytes, 0);
-  ANNRT_CHECK(std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.version == kVersion,
+  ANNRT_CHECK(std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.version == kVersion &&
+                  header.reserved == 0,
               "annrt-cpu cache: not annrt-cpu's format version {}", kVersion);
   ANNRT_CHECK(header.totalBytes == bytes.size(), "annrt-cpu cache: {} bytes of {}", bytes.size(),
               header.totalBytes);
@@ -209,6 +291,8 @@ Result<CachedCompile> readCompileCache(const Model& model, const CompileSettings
               "annrt-cpu cache: made for a model of {} operations and {} operands, not {} and {}",
               header.operationCount, header.operandCount, model.main.operations.size(),
               model.main.operands.size());
+  ANNRT_CHECK(header.fingerprint == modelFingerprint(model),
+              "annrt-cpu cache: made for another model of as many operations");
   const uint64_t indexBegin = indexOffset(header.planWords);
   ANNRT_CHECK(header.indexOffset == indexBegin &&
                   indexBegin + uint64_t{header.entryCount} * sizeof(CacheEntry) <= bytes.size(),
@@ -220,13 +304,17 @@ Result<CachedCompile> readCompileCache(const Model& model, const CompileSettings
   const std::map<uint32_t, uint32_t> casts = halfCasts(model, *fusions);
   std::unordered_map<WeightKey, WeightStore::CachedEntry, WeightKeyHash> packed;
   std::unordered_map<const uint8_t*, WeightStore::CachedEntry> halves;
+  // The blobs follow the index in its order, each on the next 64-byte
+  // boundary, as writeCompileCache lays them out: an offset or a size
+  // changed in any entry breaks the chain.
+  uint64_t blobEnd = indexEnd;
   for (uint32_t i = 0; i < header.entryCount; ++i) {
     const auto entry = readAt<CacheEntry>(bytes, indexBegin + uint64_t{i} * sizeof(CacheEntry));
-    ANNRT_CHECK(entry.offset % kBlobAlignment == 0 && entry.offset >= indexEnd &&
-                    entry.offset <= bytes.size() && entry.bytes <= bytes.size() - entry.offset &&
-                    entry.bytes % sizeof(float) == 0,
+    ANNRT_CHECK(entry.offset == alignUp(blobEnd, kBlobAlignment) && entry.offset <= bytes.size() &&
+                    entry.bytes <= bytes.size() - entry.offset && entry.bytes % sizeof(float) == 0,
                 "annrt-cpu cache: entry {} ({} bytes at {}) is misplaced", i, entry.bytes,
                 entry.offset);
+    blobEnd = entry.offset + entry.bytes;
     const WeightStore::CachedEntry blob{reinterpret_cast<const float*>(bytes.data() + entry.offset),
                                         entry.bytes / sizeof(float)};
     if (entry.kind == static_cast<uint32_t>(EntryKind::PACKED)) {

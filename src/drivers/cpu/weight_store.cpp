@@ -27,7 +27,11 @@ WeightStore::WeightStore(std::shared_ptr<const void> owner,
     : cached_(true),
       owner_(std::move(owner)),
       cachedPacked_(std::move(packed)),
-      cachedHalves_(std::move(halves)) {}
+      cachedHalves_(std::move(halves)) {
+  for (const auto& [key, entry] : cachedPacked_) {
+    recorded_.push_back({key, entry.floats, std::shared_ptr<const float>(owner_, entry.data)});
+  }
+}
 
 Result<WeightBuffer> WeightStore::packed(const WeightKey& key, size_t floats,
                                          const std::function<void(float*)>& fill) {

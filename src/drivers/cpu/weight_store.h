@@ -78,7 +78,8 @@ class WeightStore {
     size_t floats = 0;
     std::shared_ptr<const float> data;
   };
-  // What a cold compile packed, in order.
+  // What a cold compile packed, or the cached buffers a warm start holds
+  // (so that its prepared model serializes them again).
   const std::vector<Recorded>& recorded() const { return recorded_; }
 
  private:
