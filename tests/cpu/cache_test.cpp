@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <new>
 #include <random>
 
+#include "common/default_models.h"
 #include "common/device.h"
 #include "cpu/test_graph.h"
 #include "drivers/cpu/cpu_device.h"
@@ -26,22 +26,7 @@
 namespace annrt::cpu {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path modelsDir() {
-  const char* env = std::getenv("ANNRT_MODELS_DIR");
-  return env ? fs::path(env) : fs::path(ANNRT_SOURCE_DIR) / "models";
-}
-
-std::vector<std::string> defaultModels() {
-  std::vector<std::string> names;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(modelsDir(), error)) {
-    if (entry.path().extension() == ".tflite") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+using test::defaultModels;
 
 struct LoadedModel {
   std::unique_ptr<tflite::ImportedModel> imported;  // owns the model's data
@@ -55,7 +40,7 @@ std::shared_ptr<const Model> internalModel(ANeuralNetworksModel* handle) {
 }
 
 LoadedModel load(const std::string& name) {
-  auto imported = tflite::importFile((modelsDir() / (name + ".tflite")).string());
+  auto imported = tflite::importFile(test::modelPath(name));
   EXPECT_TRUE(imported.ok()) << imported.error().message;
   if (!imported.ok()) return {};
   std::shared_ptr<const Model> model = internalModel((*imported)->model());
