@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/default_models.h"
 #include "common/output_error.h"
 #include "common/result.h"
 #include "model_runner.h"
@@ -26,10 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kTolerance = test::kAccuracyTolerance;
 
-fs::path modelsDir() {
-  const char* env = std::getenv("ANNRT_MODELS_DIR");
-  return env ? fs::path(env) : fs::path(ANNRT_SOURCE_DIR) / "models";
-}
+using test::modelsDir;
 
 fs::path referenceDir() {
   return ANNRT_TFLITE_REFERENCE_DIR;

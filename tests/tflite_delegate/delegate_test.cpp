@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "annrt_tflite_delegate.h"
+#include "common/default_models.h"
 #include "common/output_error.h"
 #include "tensorflow/lite/delegates/external/external_delegate.h"
 #include "tflite/tflite_builder.h"
@@ -31,24 +32,8 @@ namespace fs = std::filesystem;
 namespace fb = ::annrt::tflite::fb;
 constexpr double kTolerance = test::kAccuracyTolerance;
 
-fs::path modelsDir() {
-  const char* env = std::getenv("ANNRT_MODELS_DIR");
-  return env ? fs::path(env) : fs::path(ANNRT_SOURCE_DIR) / "models";
-}
-
-std::vector<std::string> defaultModels() {
-  std::vector<std::string> names;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(modelsDir(), error)) {
-    if (entry.path().extension() == ".tflite") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string modelPath(const std::string& name) {
-  return (modelsDir() / (name + ".tflite")).string();
-}
+using test::defaultModels;
+using test::modelPath;
 
 // `spec` as a .tflite file in the temporary directory.
 fs::path writeModel(const annrt::tflite::testing::ModelSpec& spec, const std::string& name) {

@@ -47,11 +47,12 @@ bool initializeXnnpack() {
   return initialized;
 }
 
-Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(std::shared_ptr<const Model> model,
-                                                              ThreadPool pool,
-                                                              std::vector<bool> paddedInputs) {
+Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(
+    std::shared_ptr<const Model> model, ThreadPool pool, std::vector<bool> paddedInputs,
+    std::shared_ptr<WeightStore> weights) {
   ANNRT_CPU_REQUIRE(initializeXnnpack(), "XNNPACK does not support this CPU");
   std::unique_ptr<CompiledGraph> graph(new CompiledGraph());
+  graph->weights_ = std::move(weights);
   ANNRT_RETURN_IF_ERROR(graph->build(std::move(model), std::move(pool), paddedInputs));
   return graph;
 }
@@ -71,6 +72,7 @@ Result<xnn_runtime_t> CompiledGraph::createRuntime(pthreadpool_t pool,
       checkXnn(xnn_create_subgraph(probe.externalValueCount(), 0, &raw), "xnn_create_subgraph"));
   SubgraphPtr subgraph(raw);
   LoweringContext context(*model_, subgraph.get());
+  context.useWeights(weights_.get(), 0);
   for (size_t i = 0; i < main.operations.size(); ++i) {
     Result<void> lowered = lowerOperation(context, main.operations[i]);
     if (!lowered.ok()) {

@@ -36,9 +36,11 @@ class CompiledGraph final : public StageExecutable {
  public:
   // paddedInputs[i] (if given): XNN_EXTRA_BYTES past the end of every
   // buffer given for input i may be read, so it is never copied.
-  static Result<std::unique_ptr<CompiledGraph>> compile(std::shared_ptr<const Model> model,
-                                                        ThreadPool pool,
-                                                        std::vector<bool> paddedInputs = {});
+  // `weights`, if given, may hold float16 weights converted by a cache
+  // (weight_store.h).
+  static Result<std::unique_ptr<CompiledGraph>> compile(
+      std::shared_ptr<const Model> model, ThreadPool pool, std::vector<bool> paddedInputs = {},
+      std::shared_ptr<WeightStore> weights = nullptr);
   ~CompiledGraph() override;
   CompiledGraph(const CompiledGraph&) = delete;
   CompiledGraph& operator=(const CompiledGraph&) = delete;
@@ -68,6 +70,7 @@ class CompiledGraph final : public StageExecutable {
   Result<void> invoke(Runtime& runtime);
 
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<WeightStore> weights_;  // for the runtime created on first need too
   ThreadPool pool_;
   Runtime pooled_;                          // on pool_ (or inline when there is none)
   Runtime inline_;                          // without the pool, created on first need

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/log.h"
+#include "drivers/cpu/cpu_cache.h"
 #include "drivers/cpu/cpu_prepared_model.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/op_lowering.h"
@@ -76,6 +77,10 @@ void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t
       model.main.operations.size(), plan.size(), handOff, stages);
 }
 
+CompileSettings settingsFor(const PrepareOptions& options) {
+  return {resolveThreadCount(options.numThreads), nativeKernelsEnabled()};
+}
+
 class CpuDevice final : public Device {
  public:
   const std::string& name() const override { return name_; }
@@ -88,6 +93,8 @@ class CpuDevice final : public Device {
   bool supportsExtension(const std::string& name) const override {
     return name == "com.annrt.tflite";
   }
+
+  bool supportsCaching() const override { return true; }
 
   std::vector<bool> supportedOperations(const Model& model) const override {
     std::vector<bool> supported;
@@ -110,10 +117,11 @@ class CpuDevice final : public Device {
 
   Result<std::shared_ptr<PreparedModel>> prepareModel(std::shared_ptr<const Model> model,
                                                       const PrepareOptions& options) override {
-    const uint32_t threads = resolveThreadCount(options.numThreads);
+    const CompileSettings settings = settingsFor(options);
+    const uint32_t threads = settings.threads;
     // One thread: one stage, with no pool.
     const double handOff = handOffMicros();
-    StagePlan plan = planStages(*model, handOff, threads, nativeKernelsEnabled());
+    StagePlan plan = planStages(*model, handOff, threads, settings.nativeKernels);
     logPlan(*model, plan.stages, threads, handOff);
     const ThreadPool pool = sharedThreadPool(threads);
     const bool staged = plan.stages.size() > 1;
@@ -128,7 +136,22 @@ class CpuDevice final : public Device {
     releaseFreedHeap();
     if (!graph.ok()) return graph.error();
     return std::shared_ptr<PreparedModel>(
-        std::make_shared<CpuPreparedModel>(std::move(graph).value(), load_));
+        std::make_shared<CpuPreparedModel>(std::move(graph).value(), load_, settings));
+  }
+
+  // Compiles the cached plan with the cached weights: no planning, no
+  // packing of native kernels' weights, no float16 conversion.
+  Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
+      std::shared_ptr<const Model> model, const CachedBytes& cached,
+      const PrepareOptions& options) override {
+    const CompileSettings settings = settingsFor(options);
+    ANNRT_ASSIGN_OR_RETURN(CachedCompile compile, readCompileCache(*model, settings, cached));
+    ANNRT_ASSIGN_OR_RETURN(
+        std::unique_ptr<StagedGraph> graph,
+        StagedGraph::compile(model, std::move(compile.plan), sharedThreadPool(settings.threads),
+                             std::move(compile.weights)));
+    return std::shared_ptr<PreparedModel>(
+        std::make_shared<CpuPreparedModel>(std::move(graph), load_, settings));
   }
 
  private:

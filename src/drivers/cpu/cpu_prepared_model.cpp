@@ -7,11 +7,19 @@
 namespace annrt::cpu {
 
 CpuPreparedModel::CpuPreparedModel(std::unique_ptr<StagedGraph> graph,
-                                   std::shared_ptr<CpuLoad> load)
-    : graph_(std::move(graph)), load_(std::move(load)) {
+                                   std::shared_ptr<CpuLoad> load, CompileSettings settings)
+    : graph_(std::move(graph)), load_(std::move(load)), settings_(settings) {
   if (graph_->pool() != nullptr) {
     poolThreads_ = static_cast<uint32_t>(pthreadpool_get_threads_count(graph_->pool().get()));
   }
+}
+
+Result<void> CpuPreparedModel::serialize(std::vector<uint8_t>& out) const {
+  // The graph is only read: executions may run meanwhile.
+  std::vector<PlannedStage> stages;
+  for (size_t s = 0; s < graph_->stageCount(); ++s) stages.push_back(graph_->stagePlan(s));
+  return writeCompileCache(graph_->model(), settings_, stages, *graph_->fusions(),
+                           graph_->weights(), out);
 }
 
 bool CpuPreparedModel::runThreaded() {

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "common/device.h"
+#include "drivers/cpu/cpu_cache.h"
 #include "drivers/cpu/cpu_load.h"
 #include "drivers/cpu/operation_profiler.h"
 #include "drivers/cpu/staged_graph.h"
@@ -18,9 +19,12 @@ namespace annrt::cpu {
 
 class CpuPreparedModel final : public PreparedModel {
  public:
+  // `settings`: what the graph was compiled with, written into its cache.
   explicit CpuPreparedModel(std::unique_ptr<StagedGraph> graph,
-                            std::shared_ptr<CpuLoad> load = nullptr);
+                            std::shared_ptr<CpuLoad> load = nullptr, CompileSettings settings = {});
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
+  // The graph's plan and packed weights (cpu_cache.h).
+  Result<void> serialize(std::vector<uint8_t>& out) const override;
 
  private:
   Result<std::vector<const void*>> inputBuffers(const Request& request);
@@ -33,6 +37,7 @@ class CpuPreparedModel final : public PreparedModel {
   std::mutex mutex_;  // one XNNPACK runtime per stage: executions take turns
   std::unique_ptr<StagedGraph> graph_;
   std::shared_ptr<CpuLoad> load_;
+  CompileSettings settings_;
   uint32_t poolThreads_ = 1;
   bool threaded_ = true;                         // the latest run's choice, to log changes
   std::unique_ptr<OperationProfiler> profiler_;  // built by the first profiled execution

@@ -128,10 +128,25 @@ const uint8_t* LoweringContext::tensorData(uint32_t operandIndex) {
     const Operand& source = operand(half->second);
     const uint8_t* bytes = model_.constantData(source);
     if (bytes == nullptr) return nullptr;
+    if (weights_ != nullptr) {
+      const float* cached = weights_->convertedHalf(bytes, elementCount(source.shape));
+      if (cached != nullptr) return reinterpret_cast<const uint8_t*>(cached);
+    }
     converted =
         halfWeights_.emplace(operandIndex, halfToFloat(bytes, elementCount(source.shape))).first;
   }
   return reinterpret_cast<const uint8_t*>(converted->second.data());
+}
+
+Result<WeightBuffer> LoweringContext::packedWeights(const Operation& op, uint32_t slot,
+                                                    size_t floats,
+                                                    const std::function<void(float*)>& fill) {
+  if (decideOnly_) return WeightBuffer{};
+  if (weights_ == nullptr) return packWeights(floats, fill);
+  const auto operation = static_cast<uint32_t>(&op - model_.main.operations.data());
+  ANNRT_CHECK(operation < model_.main.operations.size(),
+              "annrt-cpu: weights of an operation of another model");
+  return weights_->packed({stage_, operation, slot}, floats, fill);
 }
 
 Result<const uint8_t*> LoweringContext::constantBytes(const Operation& op, uint32_t i,

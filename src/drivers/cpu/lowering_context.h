@@ -26,6 +26,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "drivers/cpu/weight_store.h"
 
 // What annrt-cpu does not handle is OP_FAILED: the plan then uses another device.
 #define ANNRT_CPU_REQUIRE(cond, ...) \
@@ -107,6 +108,22 @@ class LoweringContext {
   }
   bool isOmitted(const Operation& op, uint32_t i) const;
 
+  // Where the native kernels made with this context get their packed
+  // weights: `store` (kept by the staged graph) under stage `stage`, which
+  // also gives float16 weights converted by a cache. Without one each
+  // kernel packs a buffer of its own.
+  void useWeights(WeightStore* store, uint32_t stage) {
+    weights_ = store;
+    stage_ = stage;
+  }
+  // Kernels are made only to ask what they would be (the planner): they
+  // get no weights, and nothing is packed or converted.
+  void decideOnly() { decideOnly_ = true; }
+  // Buffer `slot` of the native kernel of `op` (an operation of model()),
+  // `floats` floats that `fill` packs.
+  Result<WeightBuffer> packedWeights(const Operation& op, uint32_t slot, size_t floats,
+                                     const std::function<void(float*)>& fill);
+
   // The XNNPACK value of an operand, defined on first use: external for the
   // subgraph's inputs/outputs, static (a padded copy) for constants.
   Result<uint32_t> value(uint32_t operandIndex);
@@ -182,6 +199,9 @@ class LoweringContext {
   std::unordered_map<uint32_t, uint32_t> halfCasts_;              // CAST output -> float16 constant
   std::unordered_map<uint32_t, std::vector<float>> halfWeights_;  // converted, by CAST output
   LoweredConstants constants_;
+  WeightStore* weights_ = nullptr;
+  uint32_t stage_ = 0;
+  bool decideOnly_ = false;
 };
 
 // Fails with a message naming the XNNPACK call when `status` is not success.

@@ -546,7 +546,7 @@ class ConvolutionKernel final : public NativeKernel {
  public:
   // Reads `input`: the op's, or that of a PAD folded into it.
   ConvolutionKernel(const Operation& op, uint32_t input, const ConvShape& shape, const Form& form,
-                    std::vector<float> weights, std::vector<float> bias)
+                    WeightBuffer weights, WeightBuffer bias)
       : NativeKernel({input}, op.outputs[0], form.form),
         shape_(shape),
         row_((*form.rows)[nativeCodeIsa()]),
@@ -564,7 +564,7 @@ class ConvolutionKernel final : public NativeKernel {
         const auto row = static_cast<uint32_t>(task % rowsPerBatch);
         const float* image = inputs[0] + batch * s.inHeight * s.inWidth * s.inChannels;
         float* out = output + batch * s.outHeight * s.outWidth * s.outChannels;
-        row_(s, image, weights_.data(), bias_.data(), out, row);
+        row_(s, image, weights_.data, bias_.data, out, row);
       }
     });
   }
@@ -575,8 +575,8 @@ class ConvolutionKernel final : public NativeKernel {
   ConvShape shape_;
   RowFunction row_;
   bool transposed_;
-  std::vector<float> weights_;
-  std::vector<float> bias_;
+  WeightBuffer weights_;
+  WeightBuffer bias_;
 };
 
 // The output columns whose every column tap is inside the image: from the
@@ -602,17 +602,23 @@ size_t depthwiseBlockBytes(const ConvShape& s, uint32_t block) {
   return w.filterHeight * columns * s.inChannels * sizeof(float);
 }
 
-std::vector<float> floats(LoweringContext& context, uint32_t operand) {
+// Copies the values of a float32 constant (the model's bytes need not be
+// aligned) to `out`.
+void copyFloats(LoweringContext& context, uint32_t operand, float* out) {
   const size_t count = elementCount(context.operand(operand).shape);
-  std::vector<float> values(count);
-  std::memcpy(values.data(), context.tensorData(operand), count * sizeof(float));
-  return values;
+  std::memcpy(out, context.tensorData(operand), count * sizeof(float));
+}
+
+// Buffer `slot` of the kernel of `op`: the constant `operand`, copied.
+Result<WeightBuffer> constantWeights(LoweringContext& context, const Operation& op, uint32_t slot,
+                                     uint32_t operand) {
+  return context.packedWeights(op, slot, elementCount(context.operand(operand).shape),
+                               [&](float* out) { copyFloats(context, operand, out); });
 }
 
 // NNAPI's [outChannels][kh][kw][inChannels] filter as [kh][kw][inChannels][outChannels].
-std::vector<float> byOutputWeights(const std::vector<float>& filter, uint32_t outChannels,
-                                   uint32_t taps, uint32_t inChannels) {
-  std::vector<float> packed(filter.size());
+void byOutputWeights(const std::vector<float>& filter, uint32_t outChannels, uint32_t taps,
+                     uint32_t inChannels, float* packed) {
   for (uint32_t o = 0; o < outChannels; ++o) {
     for (uint32_t t = 0; t < taps; ++t) {
       for (uint32_t c = 0; c < inChannels; ++c) {
@@ -620,7 +626,6 @@ std::vector<float> byOutputWeights(const std::vector<float>& filter, uint32_t ou
       }
     }
   }
-  return packed;
 }
 
 // The depthwise rows reusing input columns (depthwiseColumnsRow) for the
@@ -700,11 +705,13 @@ Form formFor(const ConvParams& conv) {
   return {};
 }
 
-std::unique_ptr<NativeKernel> makeKernel(LoweringContext& context, const Operation& op,
-                                         uint32_t input, const ConvShape& shape, const Form& form,
-                                         std::vector<float> filter) {
-  return std::unique_ptr<NativeKernel>(new ConvolutionKernel(
-      op, input, shape, form, std::move(filter), floats(context, op.inputs[kBias])));
+// Buffers of the kernel: 0 the filter (`filter`), 1 the bias.
+Result<std::unique_ptr<NativeKernel>> makeKernel(LoweringContext& context, const Operation& op,
+                                                 uint32_t input, const ConvShape& shape,
+                                                 const Form& form, WeightBuffer filter) {
+  ANNRT_ASSIGN_OR_RETURN(WeightBuffer bias, constantWeights(context, op, 1, op.inputs[kBias]));
+  return std::unique_ptr<NativeKernel>(
+      new ConvolutionKernel(op, input, shape, form, std::move(filter), std::move(bias)));
 }
 
 // Folds `pad`, a zero PAD of height and width only, into the convolution
@@ -763,8 +770,8 @@ Result<std::unique_ptr<NativeKernel>> makeTransposed(LoweringContext& context,
   const RowVariants* rows = four ? (inChannels == 8 ? &transposedFourRow8 : &transposedFourRow16)
                                  : (inChannels == 8 ? &transposedRow8 : &transposedRow16);
   const Form form{rows, NativeForm::TRANSPOSED_BLOCKS, false, true};
-  return makeKernel(context, op, op.inputs[kInput], shape, form,
-                    floats(context, op.inputs[kFilter]));
+  ANNRT_ASSIGN_OR_RETURN(WeightBuffer weights, constantWeights(context, op, 0, op.inputs[kFilter]));
+  return makeKernel(context, op, op.inputs[kInput], shape, form, std::move(weights));
 }
 
 }  // namespace
@@ -802,11 +809,17 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
   interiorColumns(shape);
   const uint32_t block = nativeWideVectors() ? kWideBlock : kBlock;
   shape.channelsInner = conv.depthwise && depthwiseBlockBytes(shape, block) <= kL1Bytes;
-  std::vector<float> filter = floats(context, op.inputs[kFilter]);
+  const uint32_t filterOperand = op.inputs[kFilter];
   const uint32_t taps = conv.window.filterHeight * conv.window.filterWidth;
-  if (form.byOutput) {
-    filter = byOutputWeights(filter, conv.outChannels, taps, conv.inChannels);
-  }
+  auto fill = [&](float* out) {
+    if (!form.byOutput) return copyFloats(context, filterOperand, out);
+    std::vector<float> filter(elementCount(context.operand(filterOperand).shape));
+    copyFloats(context, filterOperand, filter.data());
+    byOutputWeights(filter, conv.outChannels, taps, conv.inChannels, out);
+  };
+  ANNRT_ASSIGN_OR_RETURN(
+      WeightBuffer filter,
+      context.packedWeights(op, 0, elementCount(context.operand(filterOperand).shape), fill));
   return makeKernel(context, op, image, shape, form, std::move(filter));
 }
 

@@ -278,8 +278,7 @@ struct PanelGroup {
 class PointwiseKernel final : public NativeKernel {
  public:
   PointwiseKernel(const Operation& op, const PointwiseShape& shape, PointwiseLayout layout,
-                  std::vector<Panel> panels, std::vector<PanelGroup> groups,
-                  std::vector<float> packed)
+                  std::vector<Panel> panels, std::vector<PanelGroup> groups, WeightBuffer packed)
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], NativeForm::POINTWISE_GEMM),
         tiles_(tilesFunction(nativeCodeIsa())),
         layout_(layout),
@@ -304,8 +303,8 @@ class PointwiseKernel final : public NativeKernel {
         const size_t g = task / tiles, t = task % tiles;
         const size_t run = std::min(first + count - task, tiles - t);  // within group g
         const PanelGroup& group = groups_[g];
-        tiles_(s, inputs[0], packed_.data(), panels_.data() + group.first, group.count, output,
-               tiles, t, run);
+        tiles_(s, inputs[0], packed_.data, panels_.data() + group.first, group.count, output, tiles,
+               t, run);
         task += run;
       }
     });
@@ -319,7 +318,7 @@ class PointwiseKernel final : public NativeKernel {
   PointwiseShape shape_;
   std::vector<Panel> panels_;
   std::vector<PanelGroup> groups_;
-  std::vector<float> packed_;
+  WeightBuffer packed_;
 };
 
 // Panels of `maxWidth` (32 or 16) channels, then one of 24 (under 32), 16
@@ -338,19 +337,24 @@ std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels, uint32_t
   return panels;
 }
 
+// Floats of the panels of `inChannels` weights and a bias each.
+size_t panelFloats(const std::vector<Panel>& panels, uint32_t inChannels) {
+  const Panel& last = panels.back();
+  return last.offset + size_t{last.width} * (inChannels + 1);
+}
+
 // NNAPI's [outChannels][1][1][inChannels] filter and the bias, as the
-// model holds them (their bytes need not be aligned), as panels.
-std::vector<float> packPanels(const std::vector<Panel>& panels, const uint8_t* filter,
-                              const uint8_t* bias, uint32_t inChannels) {
+// model holds them (their bytes need not be aligned), as panels into
+// `packed` (zeroed, panelFloats long).
+void packPanels(const std::vector<Panel>& panels, const uint8_t* filter, const uint8_t* bias,
+                uint32_t inChannels, float* packed) {
   auto at = [](const uint8_t* floats, size_t i) {
     float value;
     std::memcpy(&value, floats + i * sizeof(float), sizeof(float));
     return value;
   };
-  const Panel& last = panels.back();
-  std::vector<float> packed(last.offset + size_t{last.width} * (inChannels + 1), 0.0f);
   for (const Panel& p : panels) {
-    float* panel = packed.data() + p.offset;
+    float* panel = packed + p.offset;
     for (uint32_t j = 0; j < p.lanes; ++j) {
       const uint32_t o = p.first + j;
       panel[j] = at(bias, o);
@@ -359,7 +363,6 @@ std::vector<float> packPanels(const std::vector<Panel>& panels, const uint8_t* f
       }
     }
   }
-  return packed;
 }
 
 // Whether the weights outgrow the L2 cache while the image's pixels need
@@ -436,8 +439,12 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
                     "XNNPACK's GEMM is faster for {} -> {} channels", conv.inChannels,
                     conv.outChannels);
   std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels, layout.maxPanelWidth);
-  std::vector<float> packed = packPanels(panels, context.tensorData(op.inputs[kFilter]),
-                                         context.tensorData(op.inputs[kBias]), conv.inChannels);
+  ANNRT_ASSIGN_OR_RETURN(
+      WeightBuffer packed,
+      context.packedWeights(op, 0, panelFloats(panels, conv.inChannels), [&](float* out) {
+        packPanels(panels, context.tensorData(op.inputs[kFilter]),
+                   context.tensorData(op.inputs[kBias]), conv.inChannels, out);
+      }));
   std::vector<PanelGroup> groups = groupPanels(shape, layout, panels);
   return std::unique_ptr<NativeKernel>(new PointwiseKernel(op, shape, layout, std::move(panels),
                                                            std::move(groups), std::move(packed)));

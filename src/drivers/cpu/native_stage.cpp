@@ -20,7 +20,8 @@ constexpr size_t kAlignFloats = 16;
 
 Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
                                                           const FusionPlan& fusions,
-                                                          ThreadPool pool) {
+                                                          ThreadPool pool, WeightStore* weights,
+                                                          uint32_t stageIndex) {
   std::unique_ptr<NativeStage> stage(new NativeStage());
   stage->model_ = std::move(model);
   stage->pool_ = std::move(pool);
@@ -29,6 +30,7 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
               "annrt-cpu: a fusion plan of {} operations for a stage of {}",
               fusions.operationCount(), main.operations.size());
   LoweringContext context(*stage->model_, nullptr);
+  context.useWeights(weights, stageIndex);
   uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
   std::optional<uint32_t> pad;              // a PAD the next node folds in
   for (uint32_t i = 0; i < main.operations.size(); ++i) {

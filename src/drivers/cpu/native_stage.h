@@ -27,8 +27,12 @@ class NativeStage final : public StageExecutable {
   // its native folds included). Every node must have a native kernel, and
   // what folds into it must be in the stage; OP_FAILED names the first
   // operation that breaks this.
+  // The kernels' weights come from `weights` (weight_store.h), if given,
+  // under stage number `stage`.
   static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
-                                                      const FusionPlan& fusions, ThreadPool pool);
+                                                      const FusionPlan& fusions, ThreadPool pool,
+                                                      WeightStore* weights = nullptr,
+                                                      uint32_t stage = 0);
 
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded) override;

@@ -25,6 +25,8 @@ constexpr size_t kMaxNativeGap = 2;
 // convolution or ADD (FusionPlan::nativePad); no other fusion is split.
 std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
   LoweringContext context(model, nullptr);
+  // The kernels made here only answer; the stages' kernels are packed later.
+  context.decideOnly();
   const std::vector<uint32_t>& operations = plan.staged();
   const size_t n = operations.size();
   auto clamp = [&](size_t i) { return plan.role(operations[i]) == FusionRole::CLAMP; };

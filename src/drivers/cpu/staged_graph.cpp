@@ -16,20 +16,20 @@ namespace {
 
 // `fusions`: the plan of `model`. paddedInputs[i]: XNN_EXTRA_BYTES past the
 // end of input i may be read.
-Result<std::unique_ptr<StageExecutable>> compileStage(std::shared_ptr<const Model> model,
-                                                      const PlannedStage& plan,
-                                                      const FusionPlan& fusions,
-                                                      const ThreadPool& pool,
-                                                      std::vector<bool> paddedInputs = {}) {
+Result<std::unique_ptr<StageExecutable>> compileStage(
+    std::shared_ptr<const Model> model, const PlannedStage& plan, const FusionPlan& fusions,
+    const ThreadPool& pool, const std::shared_ptr<WeightStore>& weights, uint32_t index,
+    std::vector<bool> paddedInputs = {}) {
   ThreadPool stagePool = plan.threaded ? pool : nullptr;
   if (plan.native) {
     ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> stage,
-                           NativeStage::compile(std::move(model), fusions, std::move(stagePool)));
+                           NativeStage::compile(std::move(model), fusions, std::move(stagePool),
+                                                weights.get(), index));
     return std::unique_ptr<StageExecutable>(std::move(stage));
   }
-  ANNRT_ASSIGN_OR_RETURN(
-      std::unique_ptr<CompiledGraph> graph,
-      CompiledGraph::compile(std::move(model), std::move(stagePool), std::move(paddedInputs)));
+  ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,
+                         CompiledGraph::compile(std::move(model), std::move(stagePool),
+                                                std::move(paddedInputs), weights));
   return std::unique_ptr<StageExecutable>(std::move(graph));
 }
 
@@ -37,7 +37,8 @@ Result<std::unique_ptr<StageExecutable>> compileStage(std::shared_ptr<const Mode
 
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
                                                           StagePlan stagePlan,
-                                                          const ThreadPool& pool) {
+                                                          const ThreadPool& pool,
+                                                          std::shared_ptr<WeightStore> weights) {
   std::vector<PlannedStage>& plan = stagePlan.stages;
   ANNRT_CHECK(!plan.empty(), "annrt-cpu: no stage to compile");
   ANNRT_CHECK(stagePlan.fusions != nullptr &&
@@ -46,12 +47,13 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   std::unique_ptr<StagedGraph> graph(new StagedGraph());
   graph->model_ = std::move(model);
   graph->fusions_ = std::move(stagePlan.fusions);
+  graph->weights_ = weights != nullptr ? std::move(weights) : std::make_shared<WeightStore>();
   graph->pool_ = pool;
   const Model& whole = *graph->model_;
   if (plan.size() == 1) {
     Stage stage{std::move(plan.front()), nullptr, {}, {}, {}, {}};
-    ANNRT_ASSIGN_OR_RETURN(stage.graph,
-                           compileStage(graph->model_, stage.plan, *graph->fusions_, pool));
+    ANNRT_ASSIGN_OR_RETURN(stage.graph, compileStage(graph->model_, stage.plan, *graph->fusions_,
+                                                     pool, graph->weights_, 0));
     for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
       stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
     }
@@ -110,7 +112,8 @@ Result<void> StagedGraph::addStage(PlannedStage plan,
     if (padded.back()) intermediates_[reads.back().index].last = index;
   }
   Result<std::unique_ptr<StageExecutable>> compiled =
-      compileStage(submodel.model, plan, fusions_->slice(operations), pool, std::move(padded));
+      compileStage(submodel.model, plan, fusions_->slice(operations), pool, weights_,
+                   static_cast<uint32_t>(index), std::move(padded));
   if (!compiled.ok()) {
     return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}",
                      stages_.size(), plan.operations.front(), plan.operations.back(),

@@ -19,15 +19,18 @@
 #include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/stage_plan.h"
+#include "drivers/cpu/weight_store.h"
 
 namespace annrt::cpu {
 
 class StagedGraph {
  public:
   // Threaded stages run on `pool`, the others on the calling thread; native
-  // stages fold what plan.fusions says.
-  static Result<std::unique_ptr<StagedGraph>> compile(std::shared_ptr<const Model> model,
-                                                      StagePlan plan, const ThreadPool& pool);
+  // stages fold what plan.fusions says. Packed weights come from `weights`
+  // (a cache's), or are packed into a new store that records them.
+  static Result<std::unique_ptr<StagedGraph>> compile(
+      std::shared_ptr<const Model> model, StagePlan plan, const ThreadPool& pool,
+      std::shared_ptr<WeightStore> weights = nullptr);
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
@@ -35,6 +38,7 @@ class StagedGraph {
   const std::shared_ptr<const FusionPlan>& fusions() const { return fusions_; }
   size_t stageCount() const { return stages_.size(); }
   const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
+  const WeightStore& weights() const { return *weights_; }
 
   // Runs on the model's inputs, writing its outputs (each large enough), the
   // threaded stages on the pool unless `threaded` is false; stageNs, if
@@ -66,6 +70,7 @@ class StagedGraph {
 
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const FusionPlan> fusions_;
+  std::shared_ptr<WeightStore> weights_;
   ThreadPool pool_;
   std::vector<Stage> stages_;
   std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them
