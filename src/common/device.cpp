@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/device.h"
 
+#include <new>
+
 namespace annrt {
 
 PerformanceInfo Capabilities::forOperandType(OperandType type) const {
@@ -9,7 +11,16 @@ PerformanceInfo Capabilities::forOperandType(OperandType type) const {
   return it != operandPerformance.end() ? it->second : defaultPerformance;
 }
 
-Result<void> PreparedModel::serialize(std::vector<uint8_t>& /*out*/) const {
+bool BytesCacheWriter::write(std::span<const uint8_t> data) {
+  try {
+    bytes.insert(bytes.end(), data.begin(), data.end());
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
+}
+
+Result<void> PreparedModel::serialize(CacheWriter& /*out*/) const {
   return makeError(ErrorCode::OP_FAILED, "this device does not serialize prepared models");
 }
 

@@ -119,17 +119,34 @@ struct CachedBytes {
   std::span<const uint8_t> bytes;
 };
 
+// Where PreparedModel::serialize writes: the runtime streams the bytes into
+// its cache file (nothing of tens of MB is held twice).
+class CacheWriter {
+ public:
+  virtual ~CacheWriter() = default;
+  // Appends `bytes`; false when they could not be written (the device then
+  // stops and returns an error).
+  virtual bool write(std::span<const uint8_t> bytes) = 0;
+};
+
+// A CacheWriter into memory (tests, and callers that want the bytes).
+class BytesCacheWriter final : public CacheWriter {
+ public:
+  bool write(std::span<const uint8_t> bytes) override;
+  std::vector<uint8_t> bytes;
+};
+
 class PreparedModel {
  public:
   virtual ~PreparedModel() = default;
   // Thread-safe: several executions of one prepared model may run at once.
   virtual ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) = 0;
-  // Appends to `out` what Device::prepareModelFromCache needs to rebuild this
+  // Writes to `out` what Device::prepareModelFromCache needs to rebuild this
   // prepared model for the same model and options. Offsets the device keeps
-  // inside its bytes are relative to where it started appending, which the
-  // runtime places at a 64-byte aligned address when reading them back.
-  // UNSUPPORTED (the default) when the device caches nothing.
-  virtual Result<void> serialize(std::vector<uint8_t>& out) const;
+  // inside its bytes are relative to their start, which the runtime places
+  // at a 64-byte aligned address when reading them back. OP_FAILED (the
+  // default) when the device caches nothing.
+  virtual Result<void> serialize(CacheWriter& out) const;
 };
 
 class Device {

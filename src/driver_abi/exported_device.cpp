@@ -166,17 +166,24 @@ int32_t prepareFromCache(void* context, const AnnrtModel* model, const AnnrtPrep
   return handOver(std::move(result), std::move(converted), prepared, message);
 }
 
-// Streams the bytes through the runtime's writer.
+// The runtime's AnnrtCacheWriter as the device's CacheWriter.
+class AbiCacheWriter final : public CacheWriter {
+ public:
+  explicit AbiCacheWriter(const AnnrtCacheWriter& writer) : writer_(writer) {}
+  bool write(std::span<const uint8_t> bytes) override {
+    return writer_.write(writer_.context, bytes.data(), bytes.size());
+  }
+
+ private:
+  const AnnrtCacheWriter& writer_;
+};
+
 int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
                   AnnrtMessage* message) {
-  std::vector<uint8_t> bytes;
-  if (auto written = prepared->prepared->serialize(bytes); !written.ok()) {
+  AbiCacheWriter out(*writer);
+  if (auto written = prepared->prepared->serialize(out); !written.ok()) {
     writeMessage(message, written.error().message);
     return static_cast<int32_t>(written.error().code);
-  }
-  if (!writer->write(writer->context, bytes.data(), bytes.size())) {
-    writeMessage(message, "the runtime did not take the serialized bytes");
-    return static_cast<int32_t>(ErrorCode::OUT_OF_MEMORY);
   }
   return 0;
 }

@@ -74,10 +74,10 @@ class PluginPreparedModel final : public PreparedModel {
         cacheOwner_(std::move(cacheOwner)) {}
   ~PluginPreparedModel() override { device_->release(prepared_); }
 
-  Result<void> serialize(std::vector<uint8_t>& out) const override {
+  Result<void> serialize(CacheWriter& out) const override {
     ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, hasCaching(*device_), "device {} caches nothing",
                      device_->name);
-    const AnnrtCacheWriter writer{&out, appendBytes};
+    const AnnrtCacheWriter writer{&out, writeBytes};
     AnnrtMessage message{};
     const int32_t status = device_->serialize(prepared_, &writer, &message);
     if (status != 0) {
@@ -127,15 +127,8 @@ class PluginPreparedModel final : public PreparedModel {
     return result;
   }
 
-  static bool appendBytes(void* context, const void* data, size_t length) {
-    auto& out = *static_cast<std::vector<uint8_t>*>(context);
-    const auto* bytes = static_cast<const uint8_t*>(data);
-    try {
-      out.insert(out.end(), bytes, bytes + length);
-    } catch (const std::bad_alloc&) {
-      return false;
-    }
-    return true;
+  static bool writeBytes(void* context, const void* data, size_t length) {
+    return static_cast<CacheWriter*>(context)->write({static_cast<const uint8_t*>(data), length});
   }
 
   std::shared_ptr<void> library_;

@@ -16,6 +16,7 @@
 
 #include "common/log.h"
 #include "runtime/cache_file.h"
+#include "runtime/crc32c.h"
 #include "runtime/file_write.h"
 
 namespace annrt::runtime {
@@ -127,27 +128,68 @@ std::optional<CachedBytes> FileCacheDirectory::load(const CacheKey& key,
 
 Result<void> FileCacheDirectory::store(const CacheKey& key, const std::string& deviceName,
                                        const std::string& deviceVersion,
-                                       std::span<const uint8_t> payload) {
-  ANNRT_ASSIGN_OR_RETURN(const CacheHeaderBytes header,
-                         encodeCacheHeader(key, deviceName, deviceVersion, payload));
-  ANNRT_RETURN_IF_ERROR(writeEntry(entryFileName(key), header, payload));
+                                       const PayloadWriter& payload) {
+  ANNRT_RETURN_IF_ERROR(writeEntry(key, deviceName, deviceVersion, payload));
   if (capacity_ > 0) evict();
   return {};
 }
 
+namespace {
+
+// The payload's stream into the file, counting its bytes and checksum; the
+// first failure is kept (the device sees `false` and stops).
+class PayloadStream final : public CacheWriter {
+ public:
+  explicit PayloadStream(GuardedFileWriter& file) : file_(file) {}
+  bool write(std::span<const uint8_t> bytes) override {
+    if (!status_.ok()) return false;
+    status_ = file_.write(bytes);
+    size_ += bytes.size();
+    crc_ = crc32c(crc_, bytes);
+    return status_.ok();
+  }
+  const Result<void>& status() const { return status_; }
+  uint64_t size() const { return size_; }
+  uint32_t crc() const { return crc_; }
+
+ private:
+  GuardedFileWriter& file_;
+  Result<void> status_;
+  uint64_t size_ = 0;
+  uint32_t crc_ = 0;
+};
+
+// Header (written last, once the payload's size and checksum are known),
+// then the payload.
+Result<void> writeHeaderAndPayload(int fd, const CacheKey& key, const std::string& deviceName,
+                                   const std::string& deviceVersion, const PayloadWriter& payload) {
+  GuardedFileWriter file(fd);
+  const CacheHeaderBytes placeholder{};
+  ANNRT_RETURN_IF_ERROR(file.write(placeholder));
+  PayloadStream stream(file);
+  ANNRT_RETURN_IF_ERROR(payload(stream));
+  ANNRT_RETURN_IF_ERROR(stream.status());
+  ANNRT_ASSIGN_OR_RETURN(
+      const CacheHeaderBytes header,
+      encodeCacheHeader(key, deviceName, deviceVersion, stream.size(), stream.crc()));
+  return file.writeAt(0, header);
+}
+
+}  // namespace
+
 // Writes under a name no other writer uses and renames it into place, so
 // that readers see the old file or the whole new one, never a part.
-Result<void> FileCacheDirectory::writeEntry(const std::string& name,
-                                            std::span<const uint8_t> header,
-                                            std::span<const uint8_t> payload) {
+Result<void> FileCacheDirectory::writeEntry(const CacheKey& key, const std::string& deviceName,
+                                            const std::string& deviceVersion,
+                                            const PayloadWriter& payload) {
+  const std::string name = entryFileName(key);
   const std::string temporary =
       fmt::format(".{}.{}-{}{}", name, getpid(), writes_++, kTemporarySuffix);
   const UniqueFd fd(openat(dir_.get(), temporary.c_str(),
                            O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fd.valid(), "compilation cache: cannot create {}/{}: {}",
                    path_, temporary, errnoText(errno));
-  const std::span<const uint8_t> parts[] = {header, payload};
-  Result<void> written = writeAllGuarded(fd.get(), parts);
+  Result<void> written = writeHeaderAndPayload(fd.get(), key, deviceName, deviceVersion, payload);
   if (written.ok()) {
     markUsed(fd.get());
     if (renameat(dir_.get(), temporary.c_str(), dir_.get(), name.c_str()) == 0) return {};

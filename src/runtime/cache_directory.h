@@ -23,8 +23,9 @@ class FileCacheDirectory final : public CacheDirectory {
 
   std::optional<CachedBytes> load(const CacheKey& key, const std::string& deviceName,
                                   const std::string& deviceVersion) override;
+  using CacheDirectory::store;
   Result<void> store(const CacheKey& key, const std::string& deviceName,
-                     const std::string& deviceVersion, std::span<const uint8_t> payload) override;
+                     const std::string& deviceVersion, const PayloadWriter& payload) override;
   const std::string& path() const override { return path_; }
   std::vector<CacheEntryInfo> entries(bool verifyPayloads) override;
   Result<size_t> clear() override;
@@ -37,8 +38,8 @@ class FileCacheDirectory final : public CacheDirectory {
   // The entries (or, with `temporaries`, the temporary files) in the
   // directory; their times only `withTimes` (a stat per file).
   std::vector<Listed> list(bool temporaries, bool withTimes = true) const;
-  Result<void> writeEntry(const std::string& name, std::span<const uint8_t> header,
-                          std::span<const uint8_t> payload);
+  Result<void> writeEntry(const CacheKey& key, const std::string& deviceName,
+                          const std::string& deviceVersion, const PayloadWriter& payload);
   void evict();
   CacheEntryInfo describe(const Listed& file, bool verifyPayload) const;
 

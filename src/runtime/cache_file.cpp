@@ -89,12 +89,18 @@ uint32_t cacheHeaderChecksum(std::span<const uint8_t, kCacheHeaderSize> header) 
 Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
                                            std::string_view deviceVersion,
                                            std::span<const uint8_t> payload) {
+  return encodeCacheHeader(key, deviceName, deviceVersion, payload.size(), crc32c(0, payload));
+}
+
+Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
+                                           std::string_view deviceVersion, uint64_t payloadSize,
+                                           uint32_t payloadChecksum) {
   CacheHeaderBytes header{};
   std::memcpy(header.data(), kMagic, sizeof(kMagic));
   put(&header[kFormatVersionAt], kCacheFormatVersion, 4);
   put(&header[kPayloadOffsetAt], kCacheHeaderSize, 4);
-  put(&header[kPayloadChecksumAt], crc32c(0, payload), 4);
-  put(&header[kPayloadSizeAt], payload.size(), 8);
+  put(&header[kPayloadChecksumAt], payloadChecksum, 4);
+  put(&header[kPayloadSizeAt], payloadSize, 8);
   std::memcpy(&header[kKeyAt], key.data(), key.size());
   ANNRT_RETURN_IF_ERROR(putText(header, kAnnrtVersionField, annrtVersion()));
   ANNRT_RETURN_IF_ERROR(putText(header, kDeviceNameField, deviceName));

@@ -54,6 +54,11 @@ using CacheHeaderBytes = std::array<uint8_t, kCacheHeaderSize>;
 Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
                                            std::string_view deviceVersion,
                                            std::span<const uint8_t> payload);
+// The same for a payload of `payloadSize` bytes whose CRC-32C is
+// `payloadChecksum` (a payload written as a stream).
+Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
+                                           std::string_view deviceVersion, uint64_t payloadSize,
+                                           uint32_t payloadChecksum);
 
 // Checks everything the header says about itself and the file: magic,
 // format version, header checksum, field contents, and that the file has

@@ -128,6 +128,15 @@ AutomaticCacheSettings AutomaticCacheSettings::fromEnvironment() {
   return settings;
 }
 
+Result<void> CacheDirectory::store(const CacheKey& key, const std::string& deviceName,
+                                   const std::string& deviceVersion,
+                                   std::span<const uint8_t> payload) {
+  return store(key, deviceName, deviceVersion, [payload](CacheWriter& out) -> Result<void> {
+    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, out.write(payload), "the payload was not written");
+    return {};
+  });
+}
+
 Result<std::shared_ptr<CacheDirectory>> CacheDirectory::openApplication(const std::string& path) {
   const std::string clean = withoutTrailingSlashes(path);
   ANNRT_CHECK(!clean.empty(), "the cache directory is an empty path");

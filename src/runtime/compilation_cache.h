@@ -20,6 +20,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -89,6 +90,9 @@ struct CacheEntryInfo {
   std::string problem;
 };
 
+// Writes one entry's payload (a device's PreparedModel::serialize).
+using PayloadWriter = std::function<Result<void>(CacheWriter& out)>;
+
 // One cache directory. Thread-safe, and safe with other processes using the
 // same directory at once.
 class CacheDirectory {
@@ -109,9 +113,12 @@ class CacheDirectory {
   // Writes the entry (replacing an older one atomically), evicting beyond
   // the capacity. Errors (a read-only directory, a full disk) are returned
   // for the caller to log; the cache is never left with a partial file.
+  // `payload` writes the entry's payload (streamed into the file).
   virtual Result<void> store(const CacheKey& key, const std::string& deviceName,
-                             const std::string& deviceVersion,
-                             std::span<const uint8_t> payload) = 0;
+                             const std::string& deviceVersion, const PayloadWriter& payload) = 0;
+  // The same with the payload in memory.
+  Result<void> store(const CacheKey& key, const std::string& deviceName,
+                     const std::string& deviceVersion, std::span<const uint8_t> payload);
   virtual const std::string& path() const = 0;
   // Every file named as an entry (others are not the cache's), sorted by
   // name, with its header checked; `verifyPayloads` also checks every

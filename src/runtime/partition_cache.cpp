@@ -88,9 +88,9 @@ std::optional<std::shared_ptr<PreparedModel>> PartitionCache::load(
 void PartitionCache::store(const Device& device, const PreparedModel& prepared,
                            const CacheKey& key) const {
   TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "store in the cache");
-  std::vector<uint8_t> bytes;
-  auto written = prepared.serialize(bytes);
-  if (written.ok()) written = directory_->store(key, device.name(), device.version(), bytes);
+  auto written =
+      directory_->store(key, device.name(), device.version(),
+                        [&prepared](CacheWriter& out) { return prepared.serialize(out); });
   if (!written.ok()) {
     logWarning("compilation cache: not storing {}'s entry {} in {}: {}", device.name(), toHex(key),
                directory_->path(), written.error().message);

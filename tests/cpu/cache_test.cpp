@@ -112,7 +112,9 @@ class CpuCacheTest : public testing::TestWithParam<std::tuple<std::string, uint3
     cold_ = std::move(prepared).value();
     inputs_ = randomInputs(*loaded_.model, 7);
     expected_ = run(*cold_, *loaded_.model, inputs_);
-    ASSERT_TRUE(cold_->serialize(bytes_).ok());
+    BytesCacheWriter out;
+    ASSERT_TRUE(cold_->serialize(out).ok());
+    bytes_ = std::move(out.bytes);
   }
 
   Result<std::shared_ptr<PreparedModel>> warm(std::span<const uint8_t> bytes) {
@@ -143,17 +145,18 @@ class CpuCacheTest : public testing::TestWithParam<std::tuple<std::string, uint3
 };
 
 TEST_P(CpuCacheTest, WarmStartComputesTheSameOutputs) {
-  // Offsets are relative to where serialize starts appending.
-  std::vector<uint8_t> appended(24, 0xA5);
+  // Offsets are relative to where serialize starts writing.
+  BytesCacheWriter appended;
+  appended.bytes.assign(24, 0xA5);
   ASSERT_TRUE(cold_->serialize(appended).ok());
-  ASSERT_EQ(std::vector<uint8_t>(appended.begin() + 24, appended.end()), bytes_);
+  ASSERT_EQ(std::vector<uint8_t>(appended.bytes.begin() + 24, appended.bytes.end()), bytes_);
   auto prepared = warm(bytes_);
   ASSERT_TRUE(prepared.ok()) << prepared.error().message;
   // The test's copy is gone: the prepared model keeps the bytes it reads.
   EXPECT_TRUE(run(**prepared, *loaded_.model, inputs_) == expected_);
-  std::vector<uint8_t> again;
+  BytesCacheWriter again;
   ASSERT_TRUE((*prepared)->serialize(again).ok());
-  EXPECT_EQ(again, bytes_) << "a warm start serializes what it was built from";
+  EXPECT_EQ(again.bytes, bytes_) << "a warm start serializes what it was built from";
 }
 
 // Not a check: cold and warm prepare times, the best of 3 (the copy of
@@ -232,9 +235,9 @@ TEST_P(CpuCacheTest, AnotherModelsBytesAreRefused) {
     ASSERT_NE(other.model, nullptr);
     auto prepared = device_->prepareModel(other.model, options_);
     ASSERT_TRUE(prepared.ok()) << prepared.error().message;
-    std::vector<uint8_t> bytes;
+    BytesCacheWriter bytes;
     ASSERT_TRUE((*prepared)->serialize(bytes).ok());
-    EXPECT_FALSE(warm(bytes).ok()) << name << "'s bytes";
+    EXPECT_FALSE(warm(bytes.bytes).ok()) << name << "'s bytes";
   }
 }
 

@@ -138,9 +138,10 @@ class SamplePreparedModel final : public PreparedModel {
   SamplePreparedModel(std::shared_ptr<PreparedModel> inner, CacheRecord record)
       : inner_(std::move(inner)), record_(record) {}
 
-  Result<void> serialize(std::vector<uint8_t>& out) const override {
-    const auto* bytes = reinterpret_cast<const uint8_t*>(&record_);
-    out.insert(out.end(), bytes, bytes + sizeof(record_));
+  Result<void> serialize(CacheWriter& out) const override {
+    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED,
+                     out.write({reinterpret_cast<const uint8_t*>(&record_), sizeof(record_)}),
+                     "{}: the runtime did not take the cached record", kName);
     return {};
   }
 

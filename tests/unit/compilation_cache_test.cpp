@@ -131,7 +131,7 @@ TEST_F(CacheDirectoryTest, RoundTripGivesTheBytesAlignedFromAPrivateFile) {
   EXPECT_TRUE(
       std::equal(second.begin(), second.end(), reloaded->bytes.begin(), reloaded->bytes.end()));
   // An empty payload is an entry too.
-  ASSERT_TRUE(cache->store(makeKey(2), kDevice, kVersion, {}).ok());
+  ASSERT_TRUE(cache->store(makeKey(2), kDevice, kVersion, std::span<const uint8_t>()).ok());
   const auto empty = cache->load(makeKey(2), kDevice, kVersion);
   ASSERT_TRUE(empty.has_value());
   EXPECT_TRUE(empty->bytes.empty());
@@ -237,7 +237,8 @@ TEST_F(CacheDirectoryTest, SymbolicLinkOrDirectoryAsEntryIsAMiss) {
 
 TEST_F(CacheDirectoryTest, NamesTooLongForTheHeaderAreAStoreError) {
   auto cache = open();
-  const auto stored = cache->store(makeKey(1), std::string(64, 'd'), kVersion, {});
+  const auto stored =
+      cache->store(makeKey(1), std::string(64, 'd'), kVersion, std::span<const uint8_t>());
   ASSERT_FALSE(stored.ok());
   EXPECT_NE(stored.error().message.find("device name"), std::string::npos);
   EXPECT_TRUE(fileNames(dir_.str()).empty());
@@ -345,9 +346,11 @@ TEST_F(CacheDirectoryTest, LeastRecentlyUsedEntriesAreEvicted) {
   auto opened = CacheDirectory::openAutomatic({dir_.str(), 3});
   ASSERT_TRUE(opened.ok());
   CacheDirectory& cache = **opened;
-  for (uint8_t n = 1; n <= 3; ++n) ASSERT_TRUE(cache.store(makeKey(n), kDevice, kVersion, {}).ok());
+  for (uint8_t n = 1; n <= 3; ++n)
+    ASSERT_TRUE(cache.store(makeKey(n), kDevice, kVersion, std::span<const uint8_t>()).ok());
   ASSERT_TRUE(cache.load(makeKey(1), kDevice, kVersion).has_value());
-  for (uint8_t n = 4; n <= 5; ++n) ASSERT_TRUE(cache.store(makeKey(n), kDevice, kVersion, {}).ok());
+  for (uint8_t n = 4; n <= 5; ++n)
+    ASSERT_TRUE(cache.store(makeKey(n), kDevice, kVersion, std::span<const uint8_t>()).ok());
   std::vector<std::string> expected = {entryFileName(makeKey(1)), entryFileName(makeKey(4)),
                                        entryFileName(makeKey(5))};
   std::sort(expected.begin(), expected.end());
@@ -368,7 +371,7 @@ TEST_F(CacheDirectoryTest, EvictionRemovesTemporaryFilesOfDeadWriters) {
   ASSERT_EQ(utimensat(AT_FDCWD, stale.c_str(), times, 0), 0);
   auto cache = CacheDirectory::openAutomatic({dir_.str(), 10});
   ASSERT_TRUE(cache.ok());
-  ASSERT_TRUE((*cache)->store(makeKey(1), kDevice, kVersion, {}).ok());
+  ASSERT_TRUE((*cache)->store(makeKey(1), kDevice, kVersion, std::span<const uint8_t>()).ok());
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(fresh));  // its writer may still be writing
 }
@@ -376,7 +379,7 @@ TEST_F(CacheDirectoryTest, EvictionRemovesTemporaryFilesOfDeadWriters) {
 TEST_F(CacheDirectoryTest, ApplicationDirectoryIsNeverEvicted) {
   auto cache = open();
   for (uint8_t n = 1; n <= 20; ++n)
-    ASSERT_TRUE(cache->store(makeKey(n), kDevice, kVersion, {}).ok());
+    ASSERT_TRUE(cache->store(makeKey(n), kDevice, kVersion, std::span<const uint8_t>()).ok());
   EXPECT_EQ(cache->entries(false).size(), 20u);
 }
 

@@ -103,6 +103,26 @@ uint64_t modelFingerprint(const Model& model) {
   return f.value();
 }
 
+// Writes the layout front to back, zeros between its parts.
+class SequentialWriter {
+ public:
+  explicit SequentialWriter(CacheWriter& out) : out_(out) {}
+  void put(const void* data, size_t bytes) {
+    ok_ = ok_ && out_.write({static_cast<const uint8_t*>(data), bytes});
+    at_ += bytes;
+  }
+  void padTo(uint64_t offset) {
+    static constexpr uint8_t kZeros[64] = {};
+    while (at_ < offset) put(kZeros, std::min<uint64_t>(sizeof kZeros, offset - at_));
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  CacheWriter& out_;
+  uint64_t at_ = 0;
+  bool ok_ = true;
+};
+
 uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -200,7 +220,7 @@ std::shared_ptr<FusionPlan> fusionsOf(const Model& model, std::shared_ptr<Fusion
 
 Result<void> writeCompileCache(const Model& model, const CompileSettings& settings,
                                const std::vector<PlannedStage>& stages, const FusionPlan& fusions,
-                               const WeightStore& weights, std::vector<uint8_t>& out) {
+                               const WeightStore& weights, CacheWriter& out) {
   const std::vector<uint32_t> plan = planWords(stages);
   std::vector<CacheEntry> entries;
   std::vector<const void*> blobs;
@@ -254,15 +274,18 @@ Result<void> writeCompileCache(const Model& model, const CompileSettings& settin
     end = entry.offset + entry.bytes;
   }
   header.totalBytes = end;
-  const size_t base = out.size();
-  out.resize(base + end, 0);
-  uint8_t* at = out.data() + base;
-  std::memcpy(at, &header, sizeof header);
-  std::memcpy(at + planOffset(), plan.data(), plan.size() * sizeof(uint32_t));
-  std::memcpy(at + header.indexOffset, entries.data(), entries.size() * sizeof(CacheEntry));
+  SequentialWriter writer(out);
+  writer.put(&header, sizeof header);
+  writer.put(plan.data(), plan.size() * sizeof(uint32_t));
+  writer.padTo(header.indexOffset);
+  writer.put(entries.data(), entries.size() * sizeof(CacheEntry));
   for (size_t i = 0; i < entries.size(); ++i) {
-    std::memcpy(at + entries[i].offset, blobs[i], entries[i].bytes);
+    writer.padTo(entries[i].offset);
+    writer.put(blobs[i], entries[i].bytes);
   }
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, writer.ok(),
+                   "annrt-cpu cache: the runtime did not take "
+                   "the bytes");
   return {};
 }
 

@@ -48,12 +48,12 @@ struct CachedCompile {
   std::shared_ptr<WeightStore> weights;
 };
 
-// Appends the cache of a compile of `model` with `settings` into stages
+// Writes the cache of a compile of `model` with `settings` into stages
 // `stages` (fusions their fusion plan), whose packed weights `weights`
 // recorded.
 Result<void> writeCompileCache(const Model& model, const CompileSettings& settings,
                                const std::vector<PlannedStage>& stages, const FusionPlan& fusions,
-                               const WeightStore& weights, std::vector<uint8_t>& out);
+                               const WeightStore& weights, CacheWriter& out);
 
 // The plan and the weights `cached` holds for `model` compiled with
 // `settings`; BAD_DATA when it holds anything else or is malformed.

@@ -14,7 +14,7 @@ CpuPreparedModel::CpuPreparedModel(std::unique_ptr<StagedGraph> graph,
   }
 }
 
-Result<void> CpuPreparedModel::serialize(std::vector<uint8_t>& out) const {
+Result<void> CpuPreparedModel::serialize(CacheWriter& out) const {
   // The graph is only read: executions may run meanwhile.
   std::vector<PlannedStage> stages;
   for (size_t s = 0; s < graph_->stageCount(); ++s) stages.push_back(graph_->stagePlan(s));

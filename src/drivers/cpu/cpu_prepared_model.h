@@ -24,7 +24,7 @@ class CpuPreparedModel final : public PreparedModel {
                             std::shared_ptr<CpuLoad> load = nullptr, CompileSettings settings = {});
   ExecutionOutcome execute(const Request& request, const ExecutionOptions& options) override;
   // The graph's plan and packed weights (cpu_cache.h).
-  Result<void> serialize(std::vector<uint8_t>& out) const override;
+  Result<void> serialize(CacheWriter& out) const override;
 
  private:
   Result<std::vector<const void*>> inputBuffers(const Request& request);
