@@ -130,7 +130,7 @@ Result<void> FileCacheDirectory::store(const CacheKey& key, const std::string& d
                                        const std::string& deviceVersion,
                                        const PayloadWriter& payload) {
   ANNRT_RETURN_IF_ERROR(writeEntry(key, deviceName, deviceVersion, payload));
-  if (capacity_ > 0) evict();
+  if (capacity_ > 0) noteStored();
   return {};
 }
 
@@ -226,26 +226,50 @@ std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporarie
   return files;
 }
 
-// Removes the least recently used entries beyond the capacity, and what
-// dead writers left. One process at a time (a lock file), so that two do
-// not both remove the oldest entries for one excess; removal tolerates
-// files that vanish under it.
-void FileCacheDirectory::evict() {
+// Listing a directory of thousands of entries at every store would make a
+// compilation's cost grow with the cache: the directory is counted once per
+// process and again only when this process's count passes the capacity;
+// eviction then goes down to 90% of it, so listings are rare. Other
+// processes' stores are seen at the next count: with several writers the
+// directory may hold a few more entries than the capacity for a while.
+void FileCacheDirectory::noteStored() {
+  std::lock_guard<std::mutex> guard(countMutex_);
+  if (estimatedEntries_ < 0) {
+    removeStaleTemporaries();
+    estimatedEntries_ = static_cast<int64_t>(list(false, false).size());
+  } else {
+    ++estimatedEntries_;
+  }
+  if (estimatedEntries_ > static_cast<int64_t>(capacity_)) {
+    estimatedEntries_ = static_cast<int64_t>(evict());
+  }
+}
+
+// Removes the least recently used entries down to the eviction target, and
+// what dead writers left (also removed at a process's first store). One process at a time (a lock
+// file), so that two do not both remove the oldest entries for one excess; removal tolerates files
+// that vanish under it.
+size_t FileCacheDirectory::evict() {
   const UniqueFd lock(
       openat(dir_.get(), kLockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (lock.valid()) flock(lock.get(), LOCK_EX);  // unlocked by closing it
-  // Counting needs no stat: a store into a cache under its capacity (the
-  // usual case, with up to 10000 entries) reads only the directory.
-  std::vector<Listed> files;
-  if (list(false, false).size() > capacity_) files = list(false);
+  std::vector<Listed> files = list(false);
+  size_t left = files.size();
   if (files.size() > capacity_) {
-    const size_t excess = files.size() - capacity_;
+    const size_t excess = files.size() - evictionTarget();
     std::partial_sort(files.begin(), files.begin() + excess, files.end(),
                       [](const Listed& a, const Listed& b) {
                         return a.mtimeNs != b.mtimeNs ? a.mtimeNs < b.mtimeNs : a.name < b.name;
                       });
     for (size_t i = 0; i < excess; ++i) unlinkat(dir_.get(), files[i].name.c_str(), 0);
+    left -= excess;
   }
+  removeStaleTemporaries();
+  return left;
+}
+
+// What writers that died left (older than any write takes).
+void FileCacheDirectory::removeStaleTemporaries() {
   const int64_t staleBefore = nowNs() - kStaleTemporaryNs;
   for (const Listed& file : list(true)) {
     if (file.mtimeNs < staleBefore) unlinkat(dir_.get(), file.name.c_str(), 0);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "runtime/compilation_cache.h"
@@ -40,12 +41,22 @@ class FileCacheDirectory final : public CacheDirectory {
   std::vector<Listed> list(bool temporaries, bool withTimes = true) const;
   Result<void> writeEntry(const CacheKey& key, const std::string& deviceName,
                           const std::string& deviceVersion, const PayloadWriter& payload);
-  void evict();
+  // Counts this store, evicting when the count passes the capacity.
+  void noteStored();
+  // Removes the least recently used entries down to evictionTarget() (and
+  // stale temporaries); returns the entries left.
+  size_t evict();
+  size_t evictionTarget() const { return capacity_ - capacity_ / 10; }
+  void removeStaleTemporaries();
   CacheEntryInfo describe(const Listed& file, bool verifyPayload) const;
 
   UniqueFd dir_;
   std::string path_;
   uint32_t capacity_;
+  // The entries this process believes the directory holds (-1: not counted
+  // yet): counted once, then kept by its own stores, recounted on eviction.
+  std::mutex countMutex_;
+  int64_t estimatedEntries_ = -1;
   std::atomic<uint64_t> writes_{0};
 };
 
