@@ -55,11 +55,13 @@ bool adaptiveThreads() {
   return value == nullptr || std::string_view(value) != "0";
 }
 
+// `what`: "compiling", or "preparing from the cache" (the plan a cold
+// compile made, with the hand-off estimate of then).
 void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t threads,
-             double handOff) {
+             double handOff, const char* what = "compiling") {
   if (!vlogEnabled(LogArea::DRIVER)) return;
   if (plan.size() == 1) {
-    ANNRT_VLOG(DRIVER, "annrt-cpu: compiling {} operations with {} threads",
+    ANNRT_VLOG(DRIVER, "annrt-cpu: {} {} operations with {} threads", what,
                model.main.operations.size(), threads);
     return;
   }
@@ -70,11 +72,10 @@ void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t
                     stage.operations.front(), stage.operations.back(), stage.threaded ? threads : 1,
                     stage.threaded ? "s" : "", stage.native ? " (native kernels)" : "");
   }
-  ANNRT_VLOG(
-      DRIVER,
-      "annrt-cpu: compiling {} operations in {} stages (hand-off to the pool estimated at {} us, "
-      "ANNRT_CPU_HANDOFF_US): {}",
-      model.main.operations.size(), plan.size(), handOff, stages);
+  ANNRT_VLOG(DRIVER,
+             "annrt-cpu: {} {} operations in {} stages (hand-off to the pool estimated at {} us, "
+             "ANNRT_CPU_HANDOFF_US): {}",
+             what, model.main.operations.size(), plan.size(), handOff, stages);
 }
 
 CompileSettings settingsFor(const PrepareOptions& options) {
@@ -146,6 +147,8 @@ class CpuDevice final : public Device {
       const PrepareOptions& options) override {
     const CompileSettings settings = settingsFor(options);
     ANNRT_ASSIGN_OR_RETURN(CachedCompile compile, readCompileCache(*model, settings, cached));
+    logPlan(*model, compile.plan.stages, settings.threads, handOffMicros(),
+            "preparing from the cache");
     ANNRT_ASSIGN_OR_RETURN(
         std::unique_ptr<StagedGraph> graph,
         StagedGraph::compile(model, std::move(compile.plan), sharedThreadPool(settings.threads),
