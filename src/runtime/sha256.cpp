@@ -70,6 +70,8 @@ void Sha256::compress(const uint8_t* block) {
 }
 
 void Sha256::update(std::span<const uint8_t> data) {
+  // An empty span may have a null pointer, which memcpy must not be given.
+  if (data.empty()) return;
   totalBytes_ += data.size();
   size_t i = 0;
   if (buffered_ > 0) {

@@ -178,7 +178,9 @@ T readAt(std::span<const uint8_t> bytes, uint64_t offset) {
 Result<std::vector<PlannedStage>> readPlan(std::span<const uint8_t> bytes, uint32_t stageCount,
                                            uint32_t wordCount, const FusionPlan& fusions) {
   std::vector<uint32_t> words(wordCount);
-  std::memcpy(words.data(), bytes.data() + planOffset(), words.size() * sizeof(uint32_t));
+  if (!words.empty()) {
+    std::memcpy(words.data(), bytes.data() + planOffset(), words.size() * sizeof(uint32_t));
+  }
   const std::vector<uint32_t>& staged = fusions.staged();
   std::vector<PlannedStage> stages;
   size_t at = 0, next = 0;  // next: index into staged
