@@ -76,6 +76,9 @@ struct Model {
 
   // Pointer to a constant operand's bytes, or nullptr if it has none.
   const uint8_t* constantData(const Operand& operand) const;
+  // Levels of subgraphs from main down (1: no control flow). Counting stops
+  // past `cap`, so a malformed model (a cycle, a huge nesting) costs little.
+  uint32_t nestingDepth(uint32_t cap) const;
 };
 
 }  // namespace annrt

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/log.h"
+#include "common/model_limits.h"
 #include "runtime/device_manager.h"
 #include "runtime/loop_timeout.h"
 #include "runtime/operand_validation.h"
@@ -179,6 +180,8 @@ Result<void> Execution::checkMemoryRange(const Memory& memory, bool isInput, int
   ANNRT_CHECK(isTensorType(description->shape.type) || type->dimensionCount == 0,
               "the memory holds a scalar, but the operand type has {} dimensions",
               type->dimensionCount);
+  ANNRT_CHECK(type->dimensionCount <= limits::kMaxRank, "rank {} is over annrt's limit of {}",
+              type->dimensionCount, limits::kMaxRank);
   const std::vector<uint32_t> dims(type->dimensions, type->dimensions + type->dimensionCount);
   ANNRT_CHECK(compatibleDims(dims, description->shape.dims),
               "dimensions {} are incompatible with the memory's {}", toString(dims),

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/model_limits.h"
+
 namespace annrt::runtime {
 
 Result<void> MemoryDescBuilder::checkModifiable() const {
@@ -43,11 +45,13 @@ Result<void> MemoryDescBuilder::addRole(std::shared_ptr<const Compilation> compi
   return {};
 }
 
-Result<void> MemoryDescBuilder::setDimensions(const std::vector<uint32_t>& dims) {
+Result<void> MemoryDescBuilder::setDimensions(std::span<const uint32_t> dims) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_CHECK(!shape_ || isTensorType(shape_->type) || dims.empty(),
               "a scalar memory takes no dimensions");
-  return mergeDims(dims);
+  ANNRT_CHECK(dims.size() <= limits::kMaxRank, "rank {} is over annrt's limit of {}", dims.size(),
+              limits::kMaxRank);
+  return mergeDims({dims.begin(), dims.end()});
 }
 
 Result<void> MemoryDescBuilder::finish() {

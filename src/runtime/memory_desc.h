@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "runtime/compilation.h"
 #include "runtime/memory.h"
@@ -17,7 +19,7 @@ class MemoryDescBuilder {
  public:
   Result<void> addRole(std::shared_ptr<const Compilation> compilation, uint32_t index, bool isInput,
                        float frequency);
-  Result<void> setDimensions(const std::vector<uint32_t>& dims);
+  Result<void> setDimensions(std::span<const uint32_t> dims);
   Result<void> finish();
   Result<std::shared_ptr<Memory>> createMemory() const;
 

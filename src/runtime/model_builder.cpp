@@ -8,8 +8,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "common/log.h"
+#include "common/model_limits.h"
 #include "ops/operation.h"
 #include "runtime/memory.h"
 #include "runtime/operand_validation.h"
@@ -103,7 +105,8 @@ Result<void> ModelBuilder::addOperand(const ANeuralNetworksOperandType& type) {
         return e.prefix == static_cast<uint32_t>(type.type) >> kExtensionTypeBits;
       });
   ANNRT_ASSIGN_OR_RETURN(Shape shape, validateOperandType(type, extensionKnown));
-  ANNRT_CHECK(subgraph_.operands.size() < UINT32_MAX, "too many operands");
+  ANNRT_CHECK(subgraph_.operands.size() < limits::kMaxOperands,
+              "the model already has {} operands, annrt's limit", limits::kMaxOperands);
   Operand operand;
   operand.shape = std::move(shape);
   subgraph_.operands.push_back(std::move(operand));
@@ -179,6 +182,11 @@ Result<void> ModelBuilder::setOperandValueFromModel(int32_t index, const ModelBu
   ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, value.isFinished(),
                    "the referenced model must be finished");
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));
+  const uint32_t depth = value.model()->nestingDepth(limits::kMaxSubgraphDepth);
+  ANNRT_CHECK(depth < limits::kMaxSubgraphDepth,
+              "the referenced model nests {} levels of subgraphs; with this model that is over "
+              "annrt's limit of {}",
+              depth, limits::kMaxSubgraphDepth);
   forgetValue(index);
   referencedModels_.emplace_back(index, value.model());
   operand->lifetime = Lifetime::SUBGRAPH;
@@ -363,6 +371,11 @@ Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const
   ANNRT_CHECK(isKnownOperationCode(type) || extension, "unknown operation type {}", type);
   ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
               "null operand index list");
+  ANNRT_CHECK(inputCount <= limits::kMaxArity && outputCount <= limits::kMaxArity,
+              "{} inputs and {} outputs: over annrt's limit of {} per operation", inputCount,
+              outputCount, limits::kMaxArity);
+  ANNRT_CHECK(subgraph_.operations.size() < limits::kMaxOperations,
+              "the model already has {} operations, annrt's limit", limits::kMaxOperations);
   Operation operation;
   operation.type = static_cast<OperationType>(type);
   operation.inputs.assign(inputs, inputs + inputCount);
@@ -399,6 +412,9 @@ Result<void> ModelBuilder::markIo(std::vector<uint32_t>& list, uint32_t count,
 Result<void> ModelBuilder::identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
                                                     uint32_t outputCount, const uint32_t* outputs) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
+  ANNRT_CHECK(inputCount <= limits::kMaxArity && outputCount <= limits::kMaxArity,
+              "{} inputs and {} outputs: over annrt's limit of {} per model", inputCount,
+              outputCount, limits::kMaxArity);
   const size_t operands = subgraph_.operands.size();
   for (uint32_t i = 0; i < inputCount; ++i) {
     ANNRT_CHECK(inputs[i] < operands, "input {} is operand {}, out of range ({} operands)", i,
@@ -504,6 +520,22 @@ Result<void> ModelBuilder::validateGraph() const {
     const bool computed =
         lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT;
     ANNRT_CHECK(!computed || writers[i] == 1, "operand {} is never written by an operation", i);
+  }
+  return checkReferencedCount();
+}
+
+// finish copies every distinct referenced model with all it references, so
+// models that reference the same one through distinct models grow
+// exponentially with nesting: count before copying.
+Result<void> ModelBuilder::checkReferencedCount() const {
+  std::set<const Model*> distinct;
+  size_t count = 0;
+  for (const auto& [operandIndex, value] : referencedModels_) {
+    if (distinct.insert(value.get()).second) count += 1 + value->referenced.size();
+    ANNRT_CHECK(count <= limits::kMaxReferencedSubgraphs,
+                "the model references over {} subgraphs (with those its models reference), "
+                "annrt's limit",
+                limits::kMaxReferencedSubgraphs);
   }
   return {};
 }

@@ -61,6 +61,7 @@ class ModelBuilder {
                                 const Subgraph& model) const;
   Result<void> checkModelOutputs(const Operation& operation, const Subgraph& model) const;
   Result<void> validateGraph() const;
+  Result<void> checkReferencedCount() const;
   Result<void> sortOperations();
   void copyLargeValues(Model& model);
   uint32_t addReferencedModel(const Model& value, Model& into) const;

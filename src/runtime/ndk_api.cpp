@@ -224,8 +224,7 @@ ANNRT_EXPORT int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDe
                                                          const uint32_t* dimensions) {
   ANNRT_REQUIRE(desc);
   if (rank > 0) ANNRT_REQUIRE(dimensions);
-  std::vector<uint32_t> dims(dimensions, dimensions + rank);
-  return toCode(__func__, object<MemoryDescBuilder>(desc)->setDimensions(dims));
+  return toCode(__func__, object<MemoryDescBuilder>(desc)->setDimensions({dimensions, rank}));
 }
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) {

@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "common/model_limits.h"
+
 namespace annrt::runtime {
 namespace {
 
@@ -66,6 +68,8 @@ Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allo
   ANNRT_CHECK((t.dimensionCount == 0) == (t.dimensions == nullptr),
               "dimensionCount {} is inconsistent with dimensions {}", t.dimensionCount,
               static_cast<const void*>(t.dimensions));
+  ANNRT_CHECK(t.dimensionCount <= limits::kMaxRank, "rank {} is over annrt's limit of {}",
+              t.dimensionCount, limits::kMaxRank);
   Shape shape;
   shape.type = static_cast<OperandType>(t.type);
   shape.scale = t.scale;

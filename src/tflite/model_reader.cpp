@@ -8,13 +8,14 @@
 #include <cmath>
 #include <limits>
 
+#include "common/model_limits.h"
+
 namespace annrt::tflite {
 namespace {
 
 // Largest tensor the importer accepts: NNAPI dimensions are uint32 and byte
 // sizes must fit comfortably in memory.
 constexpr uint64_t kMaxElements = uint64_t{1} << 31;
-constexpr uint64_t kMaxBytes = uint64_t{1} << 32;
 constexpr uint32_t kSchemaVersion = 3;
 
 template <typename T>
@@ -118,6 +119,9 @@ Result<ModelReader> ModelReader::open(std::span<const uint8_t> bytes) {
   ANNRT_CHECK(model.version() == kSchemaVersion, "unsupported TFLite schema version {}",
               model.version());
   ANNRT_CHECK(model.subgraphs() && model.subgraphs()->size() > 0, "the model has no subgraphs");
+  ANNRT_CHECK(model.subgraphs()->size() <= limits::kMaxReferencedSubgraphs,
+              "the model has {} subgraphs, over annrt's limit of {}", model.subgraphs()->size(),
+              limits::kMaxReferencedSubgraphs);
   ModelReader reader;
   reader.bytes_ = bytes;
   ANNRT_RETURN_IF_ERROR(reader.readBuffers(model));
@@ -153,6 +157,10 @@ Result<void> ModelReader::readSubgraph(const fb::Model& model, const fb::SubGrap
   SubgraphView view;
   view.name = subgraph.name() ? subgraph.name()->str() : "";
   const size_t tensorCount = subgraph.tensors() ? subgraph.tensors()->size() : 0;
+  const size_t operatorCount = subgraph.operators() ? subgraph.operators()->size() : 0;
+  ANNRT_CHECK(tensorCount <= limits::kMaxOperands && operatorCount <= limits::kMaxOperations,
+              "subgraph {} has {} tensors and {} operators, over annrt's limit of {} each", index,
+              tensorCount, operatorCount, limits::kMaxOperands);
   for (size_t i = 0; i < tensorCount; ++i) {
     auto tensor = readTensor(*subgraph.tensors()->Get(i), static_cast<int>(i));
     if (!tensor.ok()) {
@@ -174,7 +182,6 @@ Result<void> ModelReader::readSubgraph(const fb::Model& model, const fb::SubGrap
                 "subgraph {} output tensor index {} out of range (it has {} tensors)", index,
                 tensor, tensorCount);
   }
-  const size_t operatorCount = subgraph.operators() ? subgraph.operators()->size() : 0;
   for (size_t i = 0; i < operatorCount; ++i) {
     ANNRT_ASSIGN_OR_RETURN(OperatorView op, readOperator(model, *subgraph.operators()->Get(i),
                                                          static_cast<int>(i), tensorCount));
@@ -191,9 +198,12 @@ Result<TensorView> ModelReader::readTensor(const fb::Tensor& tensor, int index) 
   view.type = static_cast<TensorType>(tensor.type());
   ANNRT_CHECK(tensor.type() >= 0 && tensor.type() <= static_cast<int8_t>(TensorType::FLOAT64),
               "tensor {} '{}' has unknown type {}", index, view.name, tensor.type());
+  ANNRT_CHECK(tensor.shape() == nullptr || tensor.shape()->size() <= limits::kMaxRank,
+              "tensor {} '{}' has rank {}, over annrt's limit of {}", index, view.name,
+              tensor.shape()->size(), limits::kMaxRank);
   view.shape = toVector(tensor.shape());
   ANNRT_ASSIGN_OR_RETURN(uint64_t count, checkedElementCount(view.shape, index));
-  ANNRT_CHECK(count * std::max<size_t>(tensorTypeSize(view.type), 1) <= kMaxBytes,
+  ANNRT_CHECK(count * std::max<size_t>(tensorTypeSize(view.type), 1) <= limits::kMaxTensorBytes,
               "tensor {} '{}' is too large", index, view.name);
   view.signature = tensor.shape_signature() ? toVector(tensor.shape_signature()) : view.shape;
   ANNRT_CHECK(view.signature.size() == view.shape.size(),

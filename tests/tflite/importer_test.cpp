@@ -105,6 +105,10 @@ const MalformedCase kMalformed[] = {
        m.subgraphs[0].tensors[0].shape = {1, -2, 2, 1};
      },
      "negative dimension -2"},
+    {"RankOverLimit", [](ModelSpec& m) { m.subgraphs[0].tensors[0].shape.assign(33, 1); },
+     "tensor 0 'input' has rank 33, over annrt's limit of 32"},
+    {"TooManySubgraphs", [](ModelSpec& m) { m.subgraphs.resize(4097, m.subgraphs[0]); },
+     "the model has 4097 subgraphs, over annrt's limit of 4096"},
     {"UnknownTensorType", [](ModelSpec& m) { m.subgraphs[0].tensors[2].type = 99; },
      "has unknown type 99"},
     {"SchemaVersion", [](ModelSpec& m) { m.version = 2; }, "unsupported TFLite schema version 2"},

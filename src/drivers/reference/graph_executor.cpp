@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/log.h"
+#include "common/model_limits.h"
 #include "ops/operation.h"
 
 namespace annrt::reference {
@@ -48,8 +49,9 @@ Result<void> setRunShape(RunOperand& operand, const std::vector<uint32_t>& dims)
   operand.shape.dims = dims;
   const size_t count = elementCount(dims);
   const size_t bytes = byteSize(operand.shape);
-  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, count == 0 || bytes != 0,
-                   "shape {} is too large to allocate", toString(dims));
+  ANNRT_CHECK_CODE(
+      ErrorCode::OP_FAILED, (count == 0 || bytes != 0) && bytes <= limits::kMaxTensorBytes,
+      "shape {} is too large: a tensor may have at most 2^32 - 1 bytes", toString(dims));
   operand.written = true;
   if (operand.external) {
     if (bytes > operand.capacity) {
