@@ -224,10 +224,10 @@ bool Compilation::shouldSpecialize(size_t bound) const {
 std::shared_ptr<ExecutionPlan> Compilation::specialize(const InputDims& dims) const {
   TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "specialize");
   auto built = [&]() -> Result<std::shared_ptr<ExecutionPlan>> {
+    // The cache keeps specializations apart: each step's key holds its
+    // input dims (PartitionCache::keyFor).
     ANNRT_ASSIGN_OR_RETURN(auto model, specializeModel(*model_, dims));
-    PrepareOptions options = options_;
-    options.token = specializedToken(options_.token, dims);
-    return buildPlan(std::move(model), devices_, cpu_, partitionOptions_, options);
+    return buildPlan(std::move(model), devices_, cpu_, partitionOptions_, options_);
   }();
   if (!built.ok()) {
     logWarning("cannot specialize the compilation for input dims {} ({}); running the general plan",

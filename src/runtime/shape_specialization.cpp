@@ -4,10 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-
 #include "ops/shape_inference.h"
-#include "ops/util/fingerprint64.h"
 
 namespace annrt::runtime {
 namespace {
@@ -71,31 +68,6 @@ Result<std::shared_ptr<const Model>> specializeModel(
                                          model.relaxComputationFloat32toFloat16, describe));
   for (size_t i = 0; i < shapes.size(); ++i) graph.operands[i].shape.dims = shapes[i].dims;
   return std::shared_ptr<const Model>(std::move(specialized));
-}
-
-std::array<uint8_t, kCacheTokenSize> specializedToken(
-    const std::array<uint8_t, kCacheTokenSize>& token,
-    std::span<const std::vector<uint32_t>> inputDims) {
-  // The token, then each input's rank and dims, so that no two dims lists
-  // give the same bytes.
-  std::vector<uint8_t> bytes(token.begin(), token.end());
-  auto append = [&](uint32_t value) {
-    const size_t at = bytes.size();
-    bytes.resize(at + sizeof(value));
-    std::memcpy(bytes.data() + at, &value, sizeof(value));
-  };
-  for (const std::vector<uint32_t>& dims : inputDims) {
-    append(static_cast<uint32_t>(dims.size()));
-    for (uint32_t dim : dims) append(dim);
-  }
-  // Four 64-bit fingerprints fill the 32 bytes; each adds a different salt.
-  std::array<uint8_t, kCacheTokenSize> result{};
-  for (size_t part = 0; part < kCacheTokenSize / sizeof(uint64_t); ++part) {
-    bytes.push_back(static_cast<uint8_t>(part));
-    const uint64_t hash = ops::fingerprint64(bytes);
-    std::memcpy(result.data() + part * sizeof(hash), &hash, sizeof(hash));
-  }
-  return result;
 }
 
 }  // namespace annrt::runtime

@@ -7,13 +7,11 @@
 // which need known shapes (annrt-cpu) can claim its operations.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
-#include "common/device.h"
 #include "common/model.h"
 #include "common/result.h"
 
@@ -28,12 +26,5 @@ bool hasUnknownInputDims(const Model& model);
 // when the dims contradict the model's or an operation rejects them.
 Result<std::shared_ptr<const Model>> specializeModel(
     const Model& model, std::span<const std::vector<uint32_t>> inputDims);
-
-// The compilation-cache token of a specialization: the compilation's own
-// token mixed with the input dims, so that each specialization and the
-// general model have their own cache entries.
-std::array<uint8_t, kCacheTokenSize> specializedToken(
-    const std::array<uint8_t, kCacheTokenSize>& token,
-    std::span<const std::vector<uint32_t>> inputDims);
 
 }  // namespace annrt::runtime

@@ -76,10 +76,9 @@ Result<void> PartitionKernel::build(const std::vector<std::vector<uint32_t>>& sh
   settings.numThreads = options.numThreads;
   if (!options.cacheDir.empty()) {
     settings.cacheDir = options.cacheDir;
-    // One cache entry per partition and input shapes.
-    std::string token = fmt::format("{}/partition {}", options.modelToken, index_);
-    for (const auto& shape : shapes) token += fmt::format("/{}", fmt::join(shape, "x"));
-    settings.cacheToken = token;
+    // Partitions are distinct models under one model token; the runtime's
+    // cache key adds the input shapes.
+    settings.cacheToken = fmt::format("{}/partition {}", options.modelToken, index_);
   }
   ANNRT_ASSIGN_OR_RETURN(compilation_,
                          tools::compileModel(model_->model(), delegate_.selection(), settings));

@@ -67,18 +67,5 @@ TEST(ShapeSpecializationTest, RefusesDimsThatContradictTheModel) {
       << contradicted.error().message;
 }
 
-TEST(ShapeSpecializationTest, EachSpecializationHasItsOwnCacheToken) {
-  std::array<uint8_t, kCacheTokenSize> token{};
-  token[0] = 7;
-  const std::vector<Dims> one = {{1, 4}}, two = {{2, 4}}, split = {{1}, {4}};
-  const auto forOne = specializedToken(token, one);
-  EXPECT_NE(forOne, token);
-  EXPECT_EQ(forOne, specializedToken(token, one));
-  EXPECT_NE(forOne, specializedToken(token, two));
-  EXPECT_NE(forOne, specializedToken(token, split));
-  token[0] = 8;
-  EXPECT_NE(forOne, specializedToken(token, one));
-}
-
 }  // namespace
 }  // namespace annrt::runtime
