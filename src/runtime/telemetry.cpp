@@ -62,6 +62,18 @@ void Telemetry::countCache(const std::string& device, bool hit) {
   statsChanged_ = true;
 }
 
+void Telemetry::countHostFailure(const std::string& device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++counters_[device].hostFailures;
+  statsChanged_ = true;
+}
+
+void Telemetry::countHostRestart(const std::string& device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++counters_[device].hostRestarts;
+  statsChanged_ = true;
+}
+
 std::map<std::string, DeviceCounters> Telemetry::counters() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return counters_;
@@ -85,11 +97,10 @@ void Telemetry::addProfile(CompilationProfile profile) {
 std::string Telemetry::statsJson() const {
   nlohmann::json devices = nlohmann::json::object();
   for (const auto& [name, c] : counters()) {
-    devices[name] = {{"compilations", c.compilations},
-                     {"inferences", c.inferences},
-                     {"cache_hits", c.cacheHits},
-                     {"cache_misses", c.cacheMisses},
-                     {"fallbacks", c.fallbacks}};
+    devices[name] = {{"compilations", c.compilations}, {"inferences", c.inferences},
+                     {"cache_hits", c.cacheHits},      {"cache_misses", c.cacheMisses},
+                     {"fallbacks", c.fallbacks},       {"host_failures", c.hostFailures},
+                     {"host_restarts", c.hostRestarts}};
   }
   return nlohmann::json{{"devices", devices}}.dump(2);
 }
