@@ -39,39 +39,33 @@ void Telemetry::writeStats() const {
 }
 
 void Telemetry::countCompilation(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].compilations;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::compilations);
 }
 
 void Telemetry::countInference(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].inferences;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::inferences);
 }
 
 void Telemetry::countFallback(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].fallbacks;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::fallbacks);
 }
 
 void Telemetry::countCache(const std::string& device, bool hit) {
+  count(device, hit ? &DeviceCounters::cacheHits : &DeviceCounters::cacheMisses);
+}
+
+void Telemetry::count(const std::string& device, uint64_t DeviceCounters::*counter) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ++(hit ? counters_[device].cacheHits : counters_[device].cacheMisses);
+  ++(counters_[device].*counter);
   statsChanged_ = true;
 }
 
 void Telemetry::countHostFailure(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].hostFailures;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::hostFailures);
 }
 
 void Telemetry::countHostRestart(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].hostRestarts;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::hostRestarts);
 }
 
 std::map<std::string, DeviceCounters> Telemetry::counters() const {

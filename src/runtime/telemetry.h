@@ -69,6 +69,7 @@ class Telemetry {
   std::string profilesJson() const;
 
  private:
+  void count(const std::string& device, uint64_t DeviceCounters::*counter);
   void writeFile(const std::string& path, const std::string& text) const;
 
   mutable std::mutex mutex_;
