@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -219,6 +220,66 @@ TEST_F(DriverIsolationTest, RunawayAllocationDiesInTheHost) {
 
 TEST_F(DriverIsolationTest, OutputOverflowHitsTheGuardPage) {
   expectFailover("overflow");
+}
+
+// An execution's own deadline comes before the watchdog: the stuck host is
+// killed then, and the execution misses its deadline (no fallback, as NNAPI
+// does not fall back from a missed deadline).
+TEST_F(DriverIsolationTest, HangPastTheDeadlineMissesIt) {
+  restartFailingHost("hang");
+  const HostCounters before = counters("sample-failing");
+  const auto model = annrt::test::floorModel();
+  const ANeuralNetworksDevice* failing = findDevice("sample-failing");
+  ANeuralNetworksCompilation* raw = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(model.get(), &failing, 1, &raw),
+            ANEURALNETWORKS_NO_ERROR);
+  const annrt::test::Compilation compilation(raw);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(raw), ANEURALNETWORKS_NO_ERROR);
+  const auto execution = annrt::test::newExecution(raw);
+  ASSERT_EQ(ANeuralNetworksExecution_setTimeout(execution.get(), 200'000'000),
+            ANEURALNETWORKS_NO_ERROR);
+  std::array<float, 4> output{};
+  ASSERT_EQ(
+      ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, annrt::test::kInput.data(),
+                                        sizeof(annrt::test::kInput)),
+      ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
+                                               sizeof(output)),
+            ANEURALNETWORKS_NO_ERROR);
+  const auto start = std::chrono::steady_clock::now();
+  const int status = ANeuralNetworksExecution_compute(execution.get());
+  EXPECT_TRUE(status == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
+              status == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT)
+      << annrt::test::resultName(status);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1400));
+  EXPECT_TRUE(hostsOf("sample-failing").empty());
+  EXPECT_EQ(zombies(), 0u);
+  EXPECT_EQ(counters("sample-failing").failures, before.failures + 1);
+}
+
+// ANeuralNetworksExecution_startCompute runs the step on the runtime's thread;
+// a crash there fails over the same way.
+TEST_F(DriverIsolationTest, AsyncExecutionFailsOver) {
+  restartFailingHost("segv");
+  const HostCounters before = counters("sample-failing");
+  const auto model = annrt::test::floorModel();
+  const auto compilation = annrt::test::compile(model.get());
+  const auto execution = annrt::test::newExecution(compilation.get());
+  std::array<float, 4> output{};
+  ASSERT_EQ(
+      ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, annrt::test::kInput.data(),
+                                        sizeof(annrt::test::kInput)),
+      ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
+                                               sizeof(output)),
+            ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* raw = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(execution.get(), &raw), ANEURALNETWORKS_NO_ERROR);
+  const annrt::test::Event event(raw);
+  ASSERT_EQ(ANeuralNetworksEvent_wait(raw), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(output, annrt::test::kFloored);
+  EXPECT_EQ(counters("sample-failing").failures, before.failures + 1);
+  EXPECT_EQ(zombies(), 0u);
 }
 
 // A driver error that leaves the host alive is an ordinary fallback.
