@@ -373,9 +373,9 @@ Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize)
   for (const ArenaArgument& a : request.outputs) {
     if (a.omitted || a.length == 0) continue;
     const uint64_t guard = a.offset + a.length;
-    ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, guard % page == 0 && guard <= arenaSize - page,
-                     "an output ending at {} has no guard page in the arena of {} bytes", guard,
-                     arenaSize);
+    ANNRT_CHECK_CODE(
+        ErrorCode::OP_FAILED, guard % page == 0 && arenaSize >= page && guard <= arenaSize - page,
+        "an output ending at {} has no guard page in the arena of {} bytes", guard, arenaSize);
     for (const Range& r : used) {
       ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, r.end <= guard || r.begin >= guard + page,
                        "the guard page at {} overlaps an argument", guard);

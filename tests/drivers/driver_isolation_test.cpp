@@ -6,6 +6,7 @@
 // killed and reaped; the application gets correct results from the fallback,
 // a counter and one log line; the next compilation starts a new host.
 #include <android/NeuralNetworks.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -280,6 +281,30 @@ TEST_F(DriverIsolationTest, AsyncExecutionFailsOver) {
   EXPECT_EQ(output, annrt::test::kFloored);
   EXPECT_EQ(counters("sample-failing").failures, before.failures + 1);
   EXPECT_EQ(zombies(), 0u);
+}
+
+// The host keeps only stdio and its socket, and runs under its memory limit.
+TEST_F(DriverIsolationTest, HostHasOnlyItsSocketAndItsLimit) {
+  // A descriptor the application leaves open across exec.
+  const int leaked = open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 0);
+  restartFailingHost("none");
+  close(leaked);
+  const pid_t host = hostsOf("sample-failing").at(0);
+  const std::string proc = "/proc/" + std::to_string(host);
+  std::vector<int> fds;
+  for (const auto& entry : std::filesystem::directory_iterator(proc + "/fd")) {
+    fds.push_back(std::stoi(entry.path().filename()));
+  }
+  std::sort(fds.begin(), fds.end());
+  EXPECT_EQ(fds, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(std::filesystem::is_socket(proc + "/fd/3"));
+  std::ifstream limits(proc + "/limits");
+  const std::string text((std::istreambuf_iterator<char>(limits)), {});
+  // ANNRT_DRIVER_HOST_MEMORY_MB=1024, soft and hard.
+  EXPECT_NE(text.find("Max address space         1073741824           1073741824"),
+            std::string::npos)
+      << text;
 }
 
 // A driver error that leaves the host alive is an ordinary fallback.
