@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
+#include "driver_abi/host_channel.h"
+
 namespace annrt::abi {
 namespace {
 
@@ -178,6 +180,57 @@ TEST(HostProtocolTest, FramesCarryADescriptorAndRejectGarbage) {
   EXPECT_EQ(receiveMessage(b.get(), std::nullopt).error().code, ErrorCode::OP_FAILED);
   a.reset();
   EXPECT_EQ(receiveMessage(b.get(), std::nullopt).error().code, ErrorCode::DEAD_OBJECT);
+}
+
+// A real annrt-driver-host answers malformed requests with errors and keeps
+// serving (no failure reported, the same process throughout).
+TEST(HostProtocolTest, TheHostAnswersMalformedRequestsWithErrors) {
+  HostSettings settings;
+  settings.hostPath = ANNRT_DRIVER_HOST_PATH;
+  settings.library = ANNRT_SAMPLE_FLOAT_FAST;
+  settings.timeout = std::chrono::seconds(10);
+  std::vector<std::string> failed;
+  HostEvents events;
+  events.failed = [&](const std::vector<std::string>& devices) { failed = devices; };
+  auto channel = HostChannel::start(settings, events);
+  ASSERT_TRUE(channel.ok()) << channel.error().message;
+  const Hello& hello = (*channel)->hello();
+  ASSERT_EQ(hello.devices.size(), 1u);
+  EXPECT_EQ(hello.devices[0].name, "sample-float-fast");
+  auto generation = (*channel)->ensureRunning();
+  ASSERT_TRUE(generation.ok());
+
+  const std::vector<uint8_t> garbage = {1, 2, 3};
+  auto status = [](const std::vector<uint8_t>& reply) {
+    WireReader in(reply);
+    return in.get<int32_t>();
+  };
+  for (MessageType type : {MessageType::SUPPORTED, MessageType::PREPARE, MessageType::RELEASE}) {
+    auto reply = (*channel)->call(*generation, type, garbage);
+    ASSERT_TRUE(reply.ok()) << reply.error().message;
+    EXPECT_NE(status(*reply), 0) << static_cast<int>(type);
+  }
+  // A well-formed model for a device the host does not have.
+  WireWriter prepare;
+  prepare.put<uint32_t>(7);
+  encodePrepareOptions({}, prepare);
+  auto encoded = encodeModel(addModel(), prepare);
+  ASSERT_TRUE(encoded.ok());
+  auto reply = (*channel)->call(*generation, MessageType::PREPARE, prepare.bytes(),
+                                encoded->constants->fd());
+  ASSERT_TRUE(reply.ok());
+  EXPECT_NE(status(*reply), 0);
+  // An execution of a prepared model that does not exist.
+  WireWriter execute;
+  encodeExecuteRequest(guardedRequest(), execute);
+  reply = (*channel)->call(*generation, MessageType::EXECUTE, execute.bytes());
+  ASSERT_TRUE(reply.ok());
+  auto outcome = decodeOutcome(*reply, 1);
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->status, ErrorCode::OP_FAILED);
+  EXPECT_NE(outcome->message.find("no prepared model"), std::string::npos) << outcome->message;
+  EXPECT_TRUE(failed.empty());
+  EXPECT_GT((*channel)->pid(), 0);
 }
 
 }  // namespace
