@@ -150,9 +150,8 @@ class IsolatedDevice final : public Device {
     const std::string message = in.getString();
     const auto id = in.get<uint64_t>();
     ANNRT_RETURN_IF_ERROR(in.finish("PREPARE reply"));
-    if (status != 0) {
-      return Error{static_cast<ErrorCode>(status), fmt::format("{}: {}", info_.name, message)};
-    }
+    // The host's wrapping already names the device, as it does in process.
+    if (status != 0) return Error{static_cast<ErrorCode>(status), message};
     return std::shared_ptr<PreparedModel>(
         std::make_shared<IsolatedPreparedModel>(channel_, generation, id, info_.name));
   }
