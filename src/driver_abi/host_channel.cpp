@@ -189,14 +189,15 @@ Result<uint64_t> HostChannel::ensureRunning() {
 }
 
 Result<std::vector<uint8_t>> HostChannel::call(uint64_t generation, MessageType type,
-                                               std::span<const uint8_t> payload, int fd,
+                                               std::span<const uint8_t> payload,
+                                               std::span<const int> fds,
                                                std::optional<Clock::time_point> deadline) {
   std::lock_guard<std::mutex> lock(mutex_);
   ANNRT_CHECK_CODE(ErrorCode::DEAD_OBJECT, alive_ && generation == generation_,
                    "the driver host of {} that this belongs to is gone", settings_.library);
   const auto watchdog = Clock::now() + settings_.timeout;
   const bool deadlineFirst = deadline && *deadline < watchdog;
-  if (auto sent = sendMessage(socket_.get(), type, payload, fd); !sent.ok()) {
+  if (auto sent = sendMessage(socket_.get(), type, payload, fds); !sent.ok()) {
     fail("could not be written to");
     return makeError(ErrorCode::DEAD_OBJECT, "{}", sent.error().message);
   }

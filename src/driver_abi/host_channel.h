@@ -47,12 +47,12 @@ class HostChannel {
   // The generation of the running host, restarting it if it died (a host
   // that died between calls is reported as failed first).
   Result<uint64_t> ensureRunning();
-  // Sends a request (with `fd` beside it, -1: none) to the host of
+  // Sends a request (with `fds` beside it) to the host of
   // `generation` and returns its reply's payload. DEAD_OBJECT when that host
   // is gone or fails now; MISSED_DEADLINE_TRANSIENT when `deadline` passed
   // first (the host is killed all the same: it may be stuck).
   Result<std::vector<uint8_t>> call(uint64_t generation, MessageType type,
-                                    std::span<const uint8_t> payload, int fd = -1,
+                                    std::span<const uint8_t> payload, std::span<const int> fds = {},
                                     std::optional<Clock::time_point> deadline = std::nullopt);
   // The process id of the running host (-1: none), for tests and logs.
   pid_t pid() const;

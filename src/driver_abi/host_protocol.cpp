@@ -210,6 +210,7 @@ Result<Subgraph> decodeSubgraph(WireReader& in, uint32_t subgraphCount, size_t c
 
 void encodeArgument(const ArenaArgument& a, WireWriter& out) {
   out.put<uint8_t>(a.omitted);
+  out.put(a.file);
   out.put(a.offset);
   out.put(a.length);
   out.putU32s(a.dims);
@@ -218,6 +219,7 @@ void encodeArgument(const ArenaArgument& a, WireWriter& out) {
 ArenaArgument decodeArgument(WireReader& in) {
   ArenaArgument a;
   a.omitted = in.getBool();
+  a.file = in.get<int32_t>();
   a.offset = in.get<uint64_t>();
   a.length = in.get<uint64_t>();
   a.dims = in.getU32s();
@@ -328,6 +330,8 @@ PrepareOptions decodePrepareOptions(WireReader& in) {
 void encodeExecuteRequest(const ExecuteRequest& request, WireWriter& out) {
   out.put(request.prepared);
   out.put(request.arenaSize);
+  out.put<uint8_t>(request.newArena);
+  out.put(request.fileCount);
   out.put<uint8_t>(request.options.measureTiming);
   out.put<uint8_t>(request.options.profileOperations);
   out.put(deadlineToWire(request.options.deadline));
@@ -343,19 +347,22 @@ Result<ExecuteRequest> decodeExecuteRequest(std::span<const uint8_t> payload) {
   ExecuteRequest request;
   request.prepared = in.get<uint64_t>();
   request.arenaSize = in.get<uint64_t>();
+  request.newArena = in.getBool();
+  request.fileCount = in.get<uint32_t>();
   request.options.measureTiming = in.getBool();
   request.options.profileOperations = in.getBool();
   request.options.deadline = deadlineFromWire(in.get<int64_t>());
   request.options.loopTimeoutNs = in.get<uint64_t>();
   for (auto* list : {&request.inputs, &request.outputs}) {
-    const uint32_t count = in.getCount(21);
+    const uint32_t count = in.getCount(25);
     for (uint32_t i = 0; i < count; ++i) list->push_back(decodeArgument(in));
   }
   ANNRT_RETURN_IF_ERROR(in.finish("EXECUTE"));
   return request;
 }
 
-Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize) {
+Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize,
+                              const std::vector<uint64_t>& fileSizes) {
   const uint64_t page = pageSize();
   struct Range {
     uint64_t begin, end;
@@ -364,6 +371,16 @@ Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize)
   for (const auto* list : {&request.inputs, &request.outputs}) {
     for (const ArenaArgument& a : *list) {
       if (a.omitted) continue;
+      if (a.file >= 0) {
+        ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, static_cast<size_t>(a.file) < fileSizes.size(),
+                         "an argument in file {} of {}", a.file, fileSizes.size());
+        const uint64_t size = fileSizes[a.file];
+        ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, a.offset <= size && a.length <= size - a.offset,
+                         "an argument [{}, +{}) outside its file of {} bytes", a.offset, a.length,
+                         size);
+        continue;
+      }
+      ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, a.file == -1, "an argument in file {}", a.file);
       ANNRT_CHECK_CODE(
           ErrorCode::OP_FAILED, a.offset <= arenaSize && a.length <= arenaSize - a.offset,
           "an argument [{}, +{}) outside the arena of {} bytes", a.offset, a.length, arenaSize);
@@ -371,7 +388,7 @@ Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize)
     }
   }
   for (const ArenaArgument& a : request.outputs) {
-    if (a.omitted || a.length == 0) continue;
+    if (a.omitted || a.length == 0 || a.file >= 0) continue;
     const uint64_t guard = a.offset + a.length;
     ANNRT_CHECK_CODE(
         ErrorCode::OP_FAILED, guard % page == 0 && arenaSize >= page && guard <= arenaSize - page,

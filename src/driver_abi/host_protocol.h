@@ -48,28 +48,37 @@ Result<std::shared_ptr<Model>> decodeModel(WireReader& in,
 void encodePrepareOptions(const PrepareOptions& options, WireWriter& out);
 PrepareOptions decodePrepareOptions(WireReader& in);
 
-// One argument of EXECUTE: where it lies in the prepared model's arena.
+// One argument of EXECUTE: where it lies in the prepared model's arena, or
+// in the file-th application file passed beside the message (its bytes are
+// the application's fd-backed memory, mapped by the host: no copy).
 struct ArenaArgument {
   bool omitted = false;
+  int32_t file = -1;  // -1: in the arena
   uint64_t offset = 0;
   uint64_t length = 0;
   std::vector<uint32_t> dims;
 };
 
-// EXECUTE. Every output of non-zero length ends at a page boundary and the
-// page after it belongs to no argument: the host makes it a guard page, so a
-// driver writing past an output's end faults in the host.
+// EXECUTE. Every output in the arena of non-zero length ends at a page
+// boundary and the page after it belongs to no argument: the host makes it a
+// guard page, so a driver writing past an output's end faults in the host.
+// Beside the message: the new arena's memfd (newArena), then `fileCount`
+// application files.
 struct ExecuteRequest {
   uint64_t prepared = 0;
-  uint64_t arenaSize = 0;  // a new arena's memfd travels beside the message
+  uint64_t arenaSize = 0;
+  bool newArena = false;
+  uint32_t fileCount = 0;
   ExecutionOptions options;
   std::vector<ArenaArgument> inputs;
   std::vector<ArenaArgument> outputs;
 };
 void encodeExecuteRequest(const ExecuteRequest& request, WireWriter& out);
 Result<ExecuteRequest> decodeExecuteRequest(std::span<const uint8_t> payload);
-// The arena layout rules above, checked against an arena of `arenaSize` bytes.
-Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize);
+// The layout rules above, checked against an arena of `arenaSize` bytes and
+// application files of `fileSizes` bytes.
+Result<void> checkArenaLayout(const ExecuteRequest& request, uint64_t arenaSize,
+                              const std::vector<uint64_t>& fileSizes = {});
 
 void encodeOutcome(const ExecutionOutcome& outcome, WireWriter& out);
 Result<ExecutionOutcome> decodeOutcome(std::span<const uint8_t> payload, size_t outputCount);

@@ -37,7 +37,7 @@ int pollTimeout(std::optional<Clock::time_point> until) {
 
 // Reads exactly `length` bytes; a descriptor arriving beside them goes to *fd.
 Result<void> readExactly(int socket, uint8_t* out, size_t length,
-                         std::optional<Clock::time_point> until, UniqueFd* fd) {
+                         std::optional<Clock::time_point> until, std::vector<UniqueFd>* fds) {
   size_t done = 0;
   while (done < length) {
     pollfd p{socket, POLLIN, 0};
@@ -48,7 +48,7 @@ Result<void> readExactly(int socket, uint8_t* out, size_t length,
     ANNRT_CHECK_CODE(ErrorCode::MISSED_DEADLINE_TRANSIENT, ready > 0,
                      "no answer from the driver host in time");
     iovec iov{out + done, length - done};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxDescriptors)];
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
@@ -65,16 +65,16 @@ Result<void> readExactly(int socket, uint8_t* out, size_t length,
       for (size_t i = 0; i < count; ++i) {
         int received = -1;
         std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-        if (fd->valid()) {
+        if (fds->size() >= kMaxDescriptors) {
           ::close(received);
           extra = true;
         } else {
-          *fd = UniqueFd(received);
+          fds->emplace_back(received);
         }
       }
     }
     ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, !extra && (msg.msg_flags & MSG_CTRUNC) == 0,
-                     "more than one descriptor beside a driver host message");
+                     "more than {} descriptors beside a driver host message", kMaxDescriptors);
     done += static_cast<size_t>(n);
   }
   return {};
@@ -185,11 +185,28 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::map(UniqueFd fd, size_t size
       new SharedRegion(std::move(fd), static_cast<uint8_t*>(data), size, mapped));
 }
 
+Result<std::shared_ptr<SharedRegion>> SharedRegion::mapFile(UniqueFd fd) {
+  struct stat st {};
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode),
+                   "an argument's descriptor is not a regular file");
+  const auto size = static_cast<size_t>(st.st_size);
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, size > 0, "an argument's file is empty");
+  void* data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  if (data == MAP_FAILED) data = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, data != MAP_FAILED,
+                   "cannot map an argument's file of {} bytes: {}", size, strerror(errno));
+  return std::shared_ptr<SharedRegion>(
+      new SharedRegion(std::move(fd), static_cast<uint8_t*>(data), size, size));
+}
+
 SharedRegion::~SharedRegion() {
   munmap(data_, mapped_);
 }
 
-Result<void> sendMessage(int socket, MessageType type, std::span<const uint8_t> payload, int fd) {
+Result<void> sendMessage(int socket, MessageType type, std::span<const uint8_t> payload,
+                         std::span<const int> fds) {
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fds.size() <= kMaxDescriptors,
+                   "{} descriptors beside one message (at most {})", fds.size(), kMaxDescriptors);
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, payload.size() <= kMaxMessageBytes,
                    "a driver host message of {} bytes (at most {})", payload.size(),
                    kMaxMessageBytes);
@@ -200,18 +217,18 @@ Result<void> sendMessage(int socket, MessageType type, std::span<const uint8_t> 
   size_t done = 0;
   while (done < frame.size()) {
     iovec iov{frame.data() + done, frame.size() - done};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxDescriptors)] = {};
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
-    if (fd >= 0 && done == 0) {  // the descriptor travels with the first byte
+    if (!fds.empty() && done == 0) {  // the descriptors travel with the first byte
       msg.msg_control = control;
-      msg.msg_controllen = sizeof(control);
+      msg.msg_controllen = CMSG_SPACE(sizeof(int) * fds.size());
       cmsghdr* c = CMSG_FIRSTHDR(&msg);
       c->cmsg_level = SOL_SOCKET;
       c->cmsg_type = SCM_RIGHTS;
-      c->cmsg_len = CMSG_LEN(sizeof(int));
-      std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+      c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+      std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
     }
     const ssize_t n = sendmsg(socket, &msg, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
@@ -225,8 +242,8 @@ Result<void> sendMessage(int socket, MessageType type, std::span<const uint8_t> 
 Result<Message> receiveMessage(int socket, std::optional<Clock::time_point> until) {
   Message message;
   Header header{};
-  ANNRT_RETURN_IF_ERROR(
-      readExactly(socket, reinterpret_cast<uint8_t*>(&header), sizeof(header), until, &message.fd));
+  ANNRT_RETURN_IF_ERROR(readExactly(socket, reinterpret_cast<uint8_t*>(&header), sizeof(header),
+                                    until, &message.fds));
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, isKnownType(header.type),
                    "unknown driver host message type {:#x}", header.type);
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, header.size <= kMaxMessageBytes,
@@ -234,7 +251,7 @@ Result<Message> receiveMessage(int socket, std::optional<Clock::time_point> unti
   message.type = static_cast<MessageType>(header.type);
   message.payload.resize(header.size);
   ANNRT_RETURN_IF_ERROR(
-      readExactly(socket, message.payload.data(), header.size, until, &message.fd));
+      readExactly(socket, message.payload.data(), header.size, until, &message.fds));
   return message;
 }
 

@@ -26,6 +26,8 @@ using runtime::UniqueFd;
 // The largest message either side accepts; model constants and tensors travel
 // in shared memory, so messages hold only structure.
 inline constexpr uint32_t kMaxMessageBytes = 64u << 20;
+// The most descriptors beside one message.
+inline constexpr size_t kMaxDescriptors = 8;
 
 enum class MessageType : uint32_t {
   HELLO = 1,      // host -> runtime, once after loading the library
@@ -40,7 +42,7 @@ enum class MessageType : uint32_t {
 struct Message {
   MessageType type = MessageType::HELLO;
   std::vector<uint8_t> payload;
-  UniqueFd fd;  // at most one descriptor per message
+  std::vector<UniqueFd> fds;  // at most kMaxDescriptors
 };
 
 // Appends native-endian values (both ends run on one machine).
@@ -104,6 +106,9 @@ class SharedRegion {
   static Result<std::shared_ptr<SharedRegion>> create(size_t size, const char* name);
   // Maps a memfd received from the peer; `size` must not exceed the file's.
   static Result<std::shared_ptr<SharedRegion>> map(UniqueFd fd, size_t size, bool writable);
+  // Maps the whole of a regular file the peer passed on, read-write if it
+  // can be, else read-only; size() is the file's.
+  static Result<std::shared_ptr<SharedRegion>> mapFile(UniqueFd fd);
   SharedRegion(const SharedRegion&) = delete;
   SharedRegion& operator=(const SharedRegion&) = delete;
   ~SharedRegion();
@@ -124,9 +129,10 @@ class SharedRegion {
 
 size_t pageSize();
 
-// Writes a whole message (MSG_NOSIGNAL: a dead peer is an error, not SIGPIPE).
+// Writes a whole message (MSG_NOSIGNAL: a dead peer is an error, not SIGPIPE)
+// with `fds` beside it.
 Result<void> sendMessage(int socket, MessageType type, std::span<const uint8_t> payload,
-                         int fd = -1);
+                         std::span<const int> fds = {});
 // Reads one whole message, waiting at most until `until`. DEAD_OBJECT when the
 // peer closed or the connection broke, MISSED_DEADLINE_TRANSIENT on timeout,
 // OP_FAILED for a malformed frame.

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/isolated_device.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common/log.h"
 
@@ -15,28 +17,51 @@ size_t roundUp(size_t value, size_t to) {
   return (value + to - 1) / to * to;
 }
 
-// Where a request's arguments go in the arena: inputs packed, each output
-// ending at a page boundary with a guard page after it (host_protocol.h).
+// Where a request's arguments go: the application's fd-backed memories stay
+// in their files (the host maps them), the others go in the arena: inputs
+// packed, each output ending at a page boundary with a guard page after it
+// (host_protocol.h).
 struct ArenaLayout {
   std::vector<ArenaArgument> inputs;
   std::vector<ArenaArgument> outputs;
   size_t size = 0;
+  std::vector<int> files;  // the application's descriptors, in file order
 };
 
 ArenaArgument placeArgument(const RequestArgument& a, uint64_t offset) {
-  return {a.omitted, offset, a.omitted ? 0 : a.length, a.dims};
+  return {a.omitted, -1, offset, a.omitted ? 0 : a.length, a.dims};
+}
+
+// The argument in its file, when it has one and the message has room for it.
+std::optional<ArenaArgument> placeInFile(const RequestArgument& a, ArenaLayout& layout) {
+  if (a.omitted || a.fd < 0 || a.length == 0) return std::nullopt;
+  auto known = std::find(layout.files.begin(), layout.files.end(), a.fd);
+  if (known == layout.files.end()) {
+    if (layout.files.size() + 1 >= kMaxDescriptors) return std::nullopt;  // one for the arena
+    known = layout.files.insert(layout.files.end(), a.fd);
+  }
+  return ArenaArgument{false, static_cast<int32_t>(known - layout.files.begin()), a.fdOffset,
+                       a.length, a.dims};
 }
 
 ArenaLayout layoutArena(const Request& request) {
   ArenaLayout layout;
   size_t cursor = 0;
   for (const RequestArgument& a : request.inputs) {
+    if (auto inFile = placeInFile(a, layout)) {
+      layout.inputs.push_back(*inFile);
+      continue;
+    }
     layout.inputs.push_back(placeArgument(a, cursor));
     if (!a.omitted) cursor = roundUp(cursor + a.length, kInputAlignment);
   }
   const size_t page = pageSize();
   cursor = roundUp(cursor, page);
   for (const RequestArgument& a : request.outputs) {
+    if (auto inFile = placeInFile(a, layout)) {
+      layout.outputs.push_back(*inFile);
+      continue;
+    }
     if (a.omitted || a.length == 0) {
       layout.outputs.push_back(placeArgument(a, cursor));
       continue;
@@ -81,26 +106,30 @@ class IsolatedPreparedModel final : public PreparedModel {
  private:
   Result<ExecutionOutcome> run(const Request& request, const ExecutionOptions& options) {
     const ArenaLayout layout = layoutArena(request);
-    int newArena = -1;
+    std::vector<int> fds;
     if (!arena_ || arena_->size() < layout.size) {
       ANNRT_ASSIGN_OR_RETURN(arena_, SharedRegion::create(layout.size, "annrt-execution-arena"));
-      newArena = arena_->fd();
+      fds.push_back(arena_->fd());
     }
+    const bool newArena = !fds.empty();
+    fds.insert(fds.end(), layout.files.begin(), layout.files.end());
     for (size_t i = 0; i < request.inputs.size(); ++i) {
       const RequestArgument& a = request.inputs[i];
-      if (!a.omitted && a.length > 0) {
+      if (!a.omitted && a.length > 0 && layout.inputs[i].file < 0) {
         std::memcpy(arena_->data() + layout.inputs[i].offset, a.data, a.length);
       }
     }
-    ExecuteRequest message{id_, arena_->size(), options, layout.inputs, layout.outputs};
+    ExecuteRequest message{
+        id_,     arena_->size(), newArena,      static_cast<uint32_t>(layout.files.size()),
+        options, layout.inputs,  layout.outputs};
     WireWriter out;
     encodeExecuteRequest(message, out);
     ANNRT_ASSIGN_OR_RETURN(auto reply, channel_->call(generation_, MessageType::EXECUTE,
-                                                      out.bytes(), newArena, options.deadline));
+                                                      out.bytes(), fds, options.deadline));
     ANNRT_ASSIGN_OR_RETURN(ExecutionOutcome outcome, decodeOutcome(reply, request.outputs.size()));
     for (size_t i = 0; i < request.outputs.size(); ++i) {
       const RequestArgument& a = request.outputs[i];
-      if (!a.omitted && a.length > 0) {
+      if (!a.omitted && a.length > 0 && layout.outputs[i].file < 0) {
         std::memcpy(a.data, arena_->data() + layout.outputs[i].offset, a.length);
       }
     }
@@ -144,7 +173,7 @@ class IsolatedDevice final : public Device {
     encodePrepareOptions(options, out);
     ANNRT_ASSIGN_OR_RETURN(const EncodedModel encoded, encodeModel(*model, out));
     ANNRT_ASSIGN_OR_RETURN(auto reply, channel_->call(generation, MessageType::PREPARE, out.bytes(),
-                                                      fdOf(encoded), options.deadline));
+                                                      fdsOf(encoded), options.deadline));
     WireReader in(reply);
     const auto status = in.get<int32_t>();
     const std::string message = in.getString();
@@ -167,8 +196,9 @@ class IsolatedDevice final : public Device {
   }
 
  private:
-  static int fdOf(const EncodedModel& encoded) {
-    return encoded.constants ? encoded.constants->fd() : -1;
+  static std::vector<int> fdsOf(const EncodedModel& encoded) {
+    if (!encoded.constants) return {};
+    return {encoded.constants->fd()};
   }
 
   Result<std::vector<bool>> querySupported(const Model& model) const {
@@ -177,8 +207,8 @@ class IsolatedDevice final : public Device {
     WireWriter out;
     out.put(index_);
     ANNRT_ASSIGN_OR_RETURN(const EncodedModel encoded, encodeModel(model, out));
-    ANNRT_ASSIGN_OR_RETURN(
-        auto reply, channel_->call(generation, MessageType::SUPPORTED, out.bytes(), fdOf(encoded)));
+    ANNRT_ASSIGN_OR_RETURN(auto reply, channel_->call(generation, MessageType::SUPPORTED,
+                                                      out.bytes(), fdsOf(encoded)));
     WireReader in(reply);
     const auto status = in.get<int32_t>();
     const std::vector<uint8_t> flags = in.getBytes();

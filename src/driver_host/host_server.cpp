@@ -33,9 +33,13 @@ std::vector<uint8_t> errorReply(MessageType type, const Error& error) {
   return std::move(out.bytes());
 }
 
-// The model constants' memfd, read-only, as large as the file is.
-Result<std::shared_ptr<const abi::SharedRegion>> mapConstants(abi::UniqueFd fd) {
-  if (!fd.valid()) return std::shared_ptr<const abi::SharedRegion>();
+// The model constants' memfd (the only descriptor beside the message, if
+// any), read-only, as large as the file is.
+Result<std::shared_ptr<const abi::SharedRegion>> mapConstants(std::vector<abi::UniqueFd>& fds) {
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fds.size() <= 1, "{} descriptors beside a model",
+                   fds.size());
+  if (fds.empty()) return std::shared_ptr<const abi::SharedRegion>();
+  abi::UniqueFd fd = std::move(fds[0]);
   struct stat st {};
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fstat(fd.get(), &st) == 0, "cannot stat the constants");
   ANNRT_ASSIGN_OR_RETURN(
@@ -49,7 +53,7 @@ class GuardPages {
  public:
   GuardPages(uint8_t* arena, const std::vector<abi::ArenaArgument>& outputs) : arena_(arena) {
     for (const abi::ArenaArgument& a : outputs) {
-      if (a.omitted || a.length == 0) continue;
+      if (a.omitted || a.length == 0 || a.file >= 0) continue;
       uint8_t* guard = arena + a.offset + a.length;
       if (mprotect(guard, abi::pageSize(), PROT_NONE) == 0) guards_.push_back(guard);
     }
@@ -63,11 +67,13 @@ class GuardPages {
   std::vector<uint8_t*> guards_;
 };
 
-std::vector<RequestArgument> requestArguments(uint8_t* arena,
-                                              const std::vector<abi::ArenaArgument>& arguments) {
+std::vector<RequestArgument> requestArguments(
+    uint8_t* arena, const std::vector<std::shared_ptr<abi::SharedRegion>>& files,
+    const std::vector<abi::ArenaArgument>& arguments) {
   std::vector<RequestArgument> result;
   for (const abi::ArenaArgument& a : arguments) {
-    result.push_back({a.omitted, a.omitted ? nullptr : arena + a.offset, a.length, a.dims});
+    uint8_t* base = a.file >= 0 ? files[a.file]->data() : arena;
+    result.push_back({a.omitted, a.omitted ? nullptr : base + a.offset, a.length, a.dims});
   }
   return result;
 }
@@ -136,7 +142,7 @@ Result<const std::shared_ptr<Device>*> HostServer::device(uint32_t index) const 
 Result<std::vector<uint8_t>> HostServer::supported(abi::Message& message) {
   WireReader in(message.payload);
   ANNRT_ASSIGN_OR_RETURN(auto d, device(in.get<uint32_t>()));
-  ANNRT_ASSIGN_OR_RETURN(auto constants, mapConstants(std::move(message.fd)));
+  ANNRT_ASSIGN_OR_RETURN(auto constants, mapConstants(message.fds));
   ANNRT_ASSIGN_OR_RETURN(auto model, abi::decodeModel(in, std::move(constants)));
   ANNRT_RETURN_IF_ERROR(in.finish("SUPPORTED"));
   const std::vector<bool> flags = (*d)->supportedOperations(*model);
@@ -151,7 +157,7 @@ Result<std::vector<uint8_t>> HostServer::prepare(abi::Message& message) {
   WireReader in(message.payload);
   ANNRT_ASSIGN_OR_RETURN(auto d, device(in.get<uint32_t>()));
   const PrepareOptions options = abi::decodePrepareOptions(in);
-  ANNRT_ASSIGN_OR_RETURN(auto constants, mapConstants(std::move(message.fd)));
+  ANNRT_ASSIGN_OR_RETURN(auto constants, mapConstants(message.fds));
   ANNRT_ASSIGN_OR_RETURN(auto model, abi::decodeModel(in, std::move(constants)));
   ANNRT_RETURN_IF_ERROR(in.finish("PREPARE"));
   ANNRT_ASSIGN_OR_RETURN(auto prepared, (*d)->prepareModel(std::move(model), options));
@@ -171,17 +177,29 @@ Result<ExecutionOutcome> HostServer::runExecution(abi::Message& message) {
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, found != prepared_.end(), "no prepared model {}",
                    request.prepared);
   Prepared& prepared = found->second;
-  if (message.fd.valid()) {
-    ANNRT_ASSIGN_OR_RETURN(prepared.arena,
-                           abi::SharedRegion::map(std::move(message.fd), request.arenaSize, true));
+  ANNRT_CHECK_CODE(
+      ErrorCode::OP_FAILED, message.fds.size() == request.fileCount + (request.newArena ? 1 : 0),
+      "{} descriptors beside an execution of {} files", message.fds.size(), request.fileCount);
+  size_t next = 0;
+  if (request.newArena) {
+    ANNRT_ASSIGN_OR_RETURN(prepared.arena, abi::SharedRegion::map(std::move(message.fds[next++]),
+                                                                  request.arenaSize, true));
+  }
+  // The application's own memories, mapped for this execution only.
+  std::vector<std::shared_ptr<abi::SharedRegion>> files;
+  std::vector<uint64_t> fileSizes;
+  for (; next < message.fds.size(); ++next) {
+    ANNRT_ASSIGN_OR_RETURN(auto file, abi::SharedRegion::mapFile(std::move(message.fds[next])));
+    fileSizes.push_back(file->size());
+    files.push_back(std::move(file));
   }
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED,
                    prepared.arena && prepared.arena->size() >= request.arenaSize,
                    "an execution arena of {} bytes was never shared", request.arenaSize);
-  ANNRT_RETURN_IF_ERROR(abi::checkArenaLayout(request, request.arenaSize));
+  ANNRT_RETURN_IF_ERROR(abi::checkArenaLayout(request, request.arenaSize, fileSizes));
   uint8_t* arena = prepared.arena->data();
-  const Request driverRequest{requestArguments(arena, request.inputs),
-                              requestArguments(arena, request.outputs)};
+  const Request driverRequest{requestArguments(arena, files, request.inputs),
+                              requestArguments(arena, files, request.outputs)};
   const GuardPages guards(arena, request.outputs);
   return prepared.model->execute(driverRequest, request.options);
 }

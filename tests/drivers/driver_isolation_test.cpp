@@ -307,6 +307,39 @@ TEST_F(DriverIsolationTest, HostHasOnlyItsSocketAndItsLimit) {
       << text;
 }
 
+// Arguments in the application's fd-backed memory are not copied: the host
+// maps the memory and the driver reads and writes it in place. Seen here
+// through overflow, which writes a page past output 0: in the arena that
+// would hit a guard page and kill the host; in the application's memory it
+// lands in the bytes after the output (the cost of no copy: no guard page).
+TEST_F(DriverIsolationTest, FdBackedMemoriesAreMappedNotCopied) {
+  restartFailingHost("overflow");
+  const HostCounters before = counters("sample-failing");
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  annrt::test::SharedMemory memory(3 * page);  // input at 0, output at `page`
+  std::copy(annrt::test::kInput.begin(), annrt::test::kInput.end(), memory.floats());
+  const auto model = annrt::test::floorModel();
+  const auto compilation = annrt::test::compile(model.get());
+  const auto execution = annrt::test::newExecution(compilation.get());
+  const size_t bytes = sizeof(annrt::test::kInput);
+  ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(execution.get(), 0, nullptr, memory.get(),
+                                                        0, bytes),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutputFromMemory(execution.get(), 0, nullptr, memory.get(),
+                                                         page, bytes),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(execution.get()), ANEURALNETWORKS_NO_ERROR);
+  const float* output = memory.floats() + page / sizeof(float);
+  EXPECT_TRUE(std::equal(annrt::test::kFloored.begin(), annrt::test::kFloored.end(), output));
+  const auto* past = reinterpret_cast<const uint8_t*>(output) + bytes;
+  EXPECT_EQ(past[0], 0x5a);
+  EXPECT_EQ(past[page - 1], 0x5a);
+  const HostCounters after = counters("sample-failing");
+  EXPECT_EQ(after.failures, before.failures);
+  EXPECT_EQ(after.fallbacks, before.fallbacks);
+  EXPECT_EQ(after.inferences, before.inferences + 1);
+}
+
 // A driver error that leaves the host alive is an ordinary fallback.
 TEST_F(DriverIsolationTest, DriverErrorKeepsTheHost) {
   restartFailingHost("execute");

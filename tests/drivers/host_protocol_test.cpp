@@ -13,20 +13,27 @@
 namespace annrt::abi {
 namespace {
 
+Shape shapeOf(OperandType type, std::vector<uint32_t> dims) {
+  Shape shape;
+  shape.type = type;
+  shape.dims = std::move(dims);
+  return shape;
+}
+
 // input [2] -> ADD(input, constant [2], activation 0) -> output [2]
 Model addModel() {
   Model model;
   Subgraph& g = model.main;
   g.operands.resize(4);
-  g.operands[0].shape = {OperandType::TENSOR_FLOAT32, {2}};
+  g.operands[0].shape = shapeOf(OperandType::TENSOR_FLOAT32, {2});
   g.operands[0].lifetime = Lifetime::SUBGRAPH_INPUT;
-  g.operands[1].shape = {OperandType::TENSOR_FLOAT32, {2}};
+  g.operands[1].shape = shapeOf(OperandType::TENSOR_FLOAT32, {2});
   g.operands[1].lifetime = Lifetime::CONSTANT_COPY;
   g.operands[1].location = {0, 0, 8};
-  g.operands[2].shape = {OperandType::INT32, {}};
+  g.operands[2].shape = shapeOf(OperandType::INT32, {});
   g.operands[2].lifetime = Lifetime::CONSTANT_COPY;
   g.operands[2].location = {0, 8, 4};
-  g.operands[3].shape = {OperandType::TENSOR_FLOAT32, {2}};
+  g.operands[3].shape = shapeOf(OperandType::TENSOR_FLOAT32, {2});
   g.operands[3].lifetime = Lifetime::SUBGRAPH_OUTPUT;
   g.operations.push_back({OperationType::ADD, {0, 1, 2}, {3}});
   g.inputIndexes = {0};
@@ -108,8 +115,8 @@ ExecuteRequest guardedRequest() {
   const uint64_t page = pageSize();
   ExecuteRequest request;
   request.prepared = 1;
-  request.inputs = {{false, 0, 8, {2}}};
-  request.outputs = {{false, 2 * page - 8, 8, {2}}};
+  request.inputs = {{false, -1, 0, 8, {2}}};
+  request.outputs = {{false, -1, 2 * page - 8, 8, {2}}};
   request.arenaSize = 3 * page;  // input page, output page, guard page
   return request;
 }
@@ -143,6 +150,16 @@ TEST(HostProtocolTest, ArenaLayoutsWithoutGuardsOrOutOfBoundsAreAnError) {
   EXPECT_FALSE(checkArenaLayout(request, request.arenaSize).ok());
 }
 
+TEST(HostProtocolTest, ArgumentsInApplicationFilesMustLieInThem) {
+  ExecuteRequest request = guardedRequest();
+  request.outputs[0] = {false, 0, 100, 8, {2}};  // in file 0, no guard page needed
+  EXPECT_TRUE(checkArenaLayout(request, request.arenaSize, {108}).ok());
+  EXPECT_FALSE(checkArenaLayout(request, request.arenaSize, {107}).ok());  // past its end
+  EXPECT_FALSE(checkArenaLayout(request, request.arenaSize, {}).ok());     // no such file
+  request.outputs[0].file = -2;
+  EXPECT_FALSE(checkArenaLayout(request, request.arenaSize, {108}).ok());
+}
+
 TEST(HostProtocolTest, OutcomesMustMatchTheOutputs) {
   WireWriter out;
   encodeOutcome({ErrorCode::NO_ERROR, "", {{{2}, true}}, {}, {}}, out);
@@ -164,12 +181,14 @@ TEST(HostProtocolTest, FramesCarryADescriptorAndRejectGarbage) {
   auto region = SharedRegion::create(100, "frame");
   ASSERT_TRUE(region.ok());
   const std::vector<uint8_t> payload = {1, 2, 3};
-  ASSERT_TRUE(sendMessage(a.get(), MessageType::EXECUTE, payload, (*region)->fd()).ok());
+  const int fds[] = {(*region)->fd()};
+  ASSERT_TRUE(sendMessage(a.get(), MessageType::EXECUTE, payload, fds).ok());
   auto message = receiveMessage(b.get(), Clock::now() + std::chrono::seconds(5));
   ASSERT_TRUE(message.ok()) << message.error().message;
   EXPECT_EQ(message->type, MessageType::EXECUTE);
   EXPECT_EQ(message->payload, payload);
-  EXPECT_TRUE(message->fd.valid());
+  ASSERT_EQ(message->fds.size(), 1u);
+  EXPECT_TRUE(message->fds[0].valid());
   // Nothing more arrives: a timeout, not a hang.
   auto none = receiveMessage(b.get(), Clock::now() + std::chrono::milliseconds(10));
   ASSERT_FALSE(none.ok());
@@ -216,8 +235,8 @@ TEST(HostProtocolTest, TheHostAnswersMalformedRequestsWithErrors) {
   encodePrepareOptions({}, prepare);
   auto encoded = encodeModel(addModel(), prepare);
   ASSERT_TRUE(encoded.ok());
-  auto reply = (*channel)->call(*generation, MessageType::PREPARE, prepare.bytes(),
-                                encoded->constants->fd());
+  const int constants[] = {encoded->constants->fd()};
+  auto reply = (*channel)->call(*generation, MessageType::PREPARE, prepare.bytes(), constants);
   ASSERT_TRUE(reply.ok());
   EXPECT_NE(status(*reply), 0);
   // An execution of a prepared model that does not exist.
