@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "common/log.h"
 #include "driver_abi/plugin_device.h"
 
@@ -185,11 +187,11 @@ Result<ExecutionOutcome> HostServer::runExecution(abi::Message& message) {
     ANNRT_ASSIGN_OR_RETURN(prepared.arena, abi::SharedRegion::map(std::move(message.fds[next++]),
                                                                   request.arenaSize, true));
   }
-  // The application's own memories, mapped for this execution only.
+  // The application's own memories.
   std::vector<std::shared_ptr<abi::SharedRegion>> files;
   std::vector<uint64_t> fileSizes;
   for (; next < message.fds.size(); ++next) {
-    ANNRT_ASSIGN_OR_RETURN(auto file, abi::SharedRegion::mapFile(std::move(message.fds[next])));
+    ANNRT_ASSIGN_OR_RETURN(auto file, mappedFile(prepared, std::move(message.fds[next])));
     fileSizes.push_back(file->size());
     files.push_back(std::move(file));
   }
@@ -202,6 +204,26 @@ Result<ExecutionOutcome> HostServer::runExecution(abi::Message& message) {
                               requestArguments(arena, files, request.outputs)};
   const GuardPages guards(arena, request.outputs);
   return prepared.model->execute(driverRequest, request.options);
+}
+
+Result<std::shared_ptr<abi::SharedRegion>> HostServer::mappedFile(Prepared& prepared,
+                                                                  abi::UniqueFd fd) {
+  constexpr size_t kMaxMappedFiles = 8;
+  struct stat st {};
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fstat(fd.get(), &st) == 0,
+                   "cannot stat an argument's file");
+  auto& files = prepared.files;
+  for (auto it = files.begin(); it != files.end(); ++it) {
+    if (it->device == st.st_dev && it->inode == st.st_ino &&
+        it->size == static_cast<uint64_t>(st.st_size)) {
+      std::rotate(files.begin(), it, it + 1);
+      return files.front().region;
+    }
+  }
+  ANNRT_ASSIGN_OR_RETURN(auto region, abi::SharedRegion::mapFile(std::move(fd)));
+  files.insert(files.begin(), {st.st_dev, st.st_ino, region->size(), region});
+  if (files.size() > kMaxMappedFiles) files.pop_back();
+  return region;
 }
 
 Result<std::vector<uint8_t>> HostServer::execute(abi::Message& message) {

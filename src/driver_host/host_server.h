@@ -6,6 +6,8 @@
 // process (abi::wrapDevice), and answers the runtime's requests one at a time.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,9 +27,19 @@ class HostServer {
   int run(const std::string& library);
 
  private:
+  // A file of the application's (an fd-backed memory) as mapped here.
+  struct MappedFile {
+    dev_t device;
+    ino_t inode;
+    uint64_t size;
+    std::shared_ptr<abi::SharedRegion> region;
+  };
   struct Prepared {
     std::shared_ptr<PreparedModel> model;
     std::shared_ptr<abi::SharedRegion> arena;
+    // The last files its executions used, most recent first: mapping a file
+    // again at each execution would fault in every page again.
+    std::vector<MappedFile> files;
   };
 
   Result<std::vector<uint8_t>> handle(abi::Message& message);
@@ -38,6 +50,8 @@ class HostServer {
   Result<std::vector<uint8_t>> release(abi::Message& message);
   Result<std::vector<uint8_t>> extension(abi::Message& message);
   Result<ExecutionOutcome> runExecution(abi::Message& message);
+  static Result<std::shared_ptr<abi::SharedRegion>> mappedFile(Prepared& prepared,
+                                                               abi::UniqueFd fd);
 
   int socket_;
   abi::DriverLibrary library_;
