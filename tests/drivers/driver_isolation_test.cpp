@@ -147,6 +147,16 @@ void runFloor() {
   annrt::test::expectFloors(execution.get());
 }
 
+// Binds kInput and `output` to an execution of floorModel().
+void bindFloor(ANeuralNetworksExecution* execution, std::array<float, 4>& output) {
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, annrt::test::kInput.data(),
+                                              sizeof(annrt::test::kInput)),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(
+      ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(), sizeof(output)),
+      ANEURALNETWORKS_NO_ERROR);
+}
+
 class DriverIsolationTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -240,13 +250,7 @@ TEST_F(DriverIsolationTest, HangPastTheDeadlineMissesIt) {
   ASSERT_EQ(ANeuralNetworksExecution_setTimeout(execution.get(), 200'000'000),
             ANEURALNETWORKS_NO_ERROR);
   std::array<float, 4> output{};
-  ASSERT_EQ(
-      ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, annrt::test::kInput.data(),
-                                        sizeof(annrt::test::kInput)),
-      ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
-                                               sizeof(output)),
-            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_NO_FATAL_FAILURE(bindFloor(execution.get(), output));
   const auto start = std::chrono::steady_clock::now();
   const int status = ANeuralNetworksExecution_compute(execution.get());
   EXPECT_TRUE(status == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
@@ -267,13 +271,7 @@ TEST_F(DriverIsolationTest, AsyncExecutionFailsOver) {
   const auto compilation = annrt::test::compile(model.get());
   const auto execution = annrt::test::newExecution(compilation.get());
   std::array<float, 4> output{};
-  ASSERT_EQ(
-      ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, annrt::test::kInput.data(),
-                                        sizeof(annrt::test::kInput)),
-      ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
-                                               sizeof(output)),
-            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_NO_FATAL_FAILURE(bindFloor(execution.get(), output));
   ANeuralNetworksEvent* raw = nullptr;
   ASSERT_EQ(ANeuralNetworksExecution_startCompute(execution.get(), &raw), ANEURALNETWORKS_NO_ERROR);
   const annrt::test::Event event(raw);
