@@ -185,14 +185,14 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::map(UniqueFd fd, size_t size
       new SharedRegion(std::move(fd), static_cast<uint8_t*>(data), size, mapped));
 }
 
-Result<std::shared_ptr<SharedRegion>> SharedRegion::mapFile(UniqueFd fd) {
+Result<std::shared_ptr<SharedRegion>> SharedRegion::mapFile(UniqueFd fd, bool writable) {
   struct stat st {};
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode),
                    "an argument's descriptor is not a regular file");
   const auto size = static_cast<size_t>(st.st_size);
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, size > 0, "an argument's file is empty");
-  void* data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
-  if (data == MAP_FAILED) data = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
+  const int protection = PROT_READ | (writable ? PROT_WRITE : 0);
+  void* data = mmap(nullptr, size, protection, MAP_SHARED, fd.get(), 0);
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, data != MAP_FAILED,
                    "cannot map an argument's file of {} bytes: {}", size, strerror(errno));
   return std::shared_ptr<SharedRegion>(

@@ -106,9 +106,8 @@ class SharedRegion {
   static Result<std::shared_ptr<SharedRegion>> create(size_t size, const char* name);
   // Maps a memfd received from the peer; `size` must not exceed the file's.
   static Result<std::shared_ptr<SharedRegion>> map(UniqueFd fd, size_t size, bool writable);
-  // Maps the whole of a regular file the peer passed on, read-write if it
-  // can be, else read-only; size() is the file's.
-  static Result<std::shared_ptr<SharedRegion>> mapFile(UniqueFd fd);
+  // Maps the whole of a regular file the peer passed on; size() is the file's.
+  static Result<std::shared_ptr<SharedRegion>> mapFile(UniqueFd fd, bool writable);
   SharedRegion(const SharedRegion&) = delete;
   SharedRegion& operator=(const SharedRegion&) = delete;
   ~SharedRegion();

@@ -187,11 +187,17 @@ Result<ExecutionOutcome> HostServer::runExecution(abi::Message& message) {
     ANNRT_ASSIGN_OR_RETURN(prepared.arena, abi::SharedRegion::map(std::move(message.fds[next++]),
                                                                   request.arenaSize, true));
   }
-  // The application's own memories.
+  // The application's own memories; only those holding outputs are writable
+  // here, as the application's read-only mappings would be in process.
+  std::vector<bool> written(request.fileCount, false);
+  for (const abi::ArenaArgument& a : request.outputs) {
+    if (a.file >= 0 && static_cast<uint32_t>(a.file) < request.fileCount) written[a.file] = true;
+  }
   std::vector<std::shared_ptr<abi::SharedRegion>> files;
   std::vector<uint64_t> fileSizes;
-  for (; next < message.fds.size(); ++next) {
-    ANNRT_ASSIGN_OR_RETURN(auto file, mappedFile(prepared, std::move(message.fds[next])));
+  for (uint32_t index = 0; next < message.fds.size(); ++next, ++index) {
+    ANNRT_ASSIGN_OR_RETURN(auto file,
+                           mappedFile(prepared, std::move(message.fds[next]), written[index]));
     fileSizes.push_back(file->size());
     files.push_back(std::move(file));
   }
@@ -207,7 +213,7 @@ Result<ExecutionOutcome> HostServer::runExecution(abi::Message& message) {
 }
 
 Result<std::shared_ptr<abi::SharedRegion>> HostServer::mappedFile(Prepared& prepared,
-                                                                  abi::UniqueFd fd) {
+                                                                  abi::UniqueFd fd, bool writable) {
   constexpr size_t kMaxMappedFiles = 8;
   struct stat st {};
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, fstat(fd.get(), &st) == 0,
@@ -215,13 +221,13 @@ Result<std::shared_ptr<abi::SharedRegion>> HostServer::mappedFile(Prepared& prep
   auto& files = prepared.files;
   for (auto it = files.begin(); it != files.end(); ++it) {
     if (it->device == st.st_dev && it->inode == st.st_ino &&
-        it->size == static_cast<uint64_t>(st.st_size)) {
+        it->size == static_cast<uint64_t>(st.st_size) && it->writable == writable) {
       std::rotate(files.begin(), it, it + 1);
       return files.front().region;
     }
   }
-  ANNRT_ASSIGN_OR_RETURN(auto region, abi::SharedRegion::mapFile(std::move(fd)));
-  files.insert(files.begin(), {st.st_dev, st.st_ino, region->size(), region});
+  ANNRT_ASSIGN_OR_RETURN(auto region, abi::SharedRegion::mapFile(std::move(fd), writable));
+  files.insert(files.begin(), {st.st_dev, st.st_ino, region->size(), writable, region});
   if (files.size() > kMaxMappedFiles) files.pop_back();
   return region;
 }

@@ -32,6 +32,7 @@ class HostServer {
     dev_t device;
     ino_t inode;
     uint64_t size;
+    bool writable;
     std::shared_ptr<abi::SharedRegion> region;
   };
   struct Prepared {
@@ -50,8 +51,8 @@ class HostServer {
   Result<std::vector<uint8_t>> release(abi::Message& message);
   Result<std::vector<uint8_t>> extension(abi::Message& message);
   Result<ExecutionOutcome> runExecution(abi::Message& message);
-  static Result<std::shared_ptr<abi::SharedRegion>> mappedFile(Prepared& prepared,
-                                                               abi::UniqueFd fd);
+  static Result<std::shared_ptr<abi::SharedRegion>> mappedFile(Prepared& prepared, abi::UniqueFd fd,
+                                                               bool writable);
 
   int socket_;
   abi::DriverLibrary library_;

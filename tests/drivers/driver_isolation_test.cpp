@@ -338,6 +338,29 @@ TEST_F(DriverIsolationTest, FdBackedMemoriesAreMappedNotCopied) {
   EXPECT_EQ(after.inferences, before.inferences + 1);
 }
 
+// An input in the application's memory is read-only in the host: a driver
+// writing into it faults there and the application's bytes stay as they were.
+TEST_F(DriverIsolationTest, InputMemoriesAreReadOnlyInTheHost) {
+  restartFailingHost("write-input");
+  const HostCounters before = counters("sample-failing");
+  annrt::test::SharedMemory memory(sizeof(annrt::test::kInput));
+  std::copy(annrt::test::kInput.begin(), annrt::test::kInput.end(), memory.floats());
+  const auto model = annrt::test::floorModel();
+  const auto compilation = annrt::test::compile(model.get());
+  const auto execution = annrt::test::newExecution(compilation.get());
+  ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(execution.get(), 0, nullptr, memory.get(),
+                                                        0, sizeof(annrt::test::kInput)),
+            ANEURALNETWORKS_NO_ERROR);
+  std::array<float, 4> output{};
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
+                                               sizeof(output)),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(execution.get()), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(output, annrt::test::kFloored);  // from the fallback
+  EXPECT_TRUE(std::equal(annrt::test::kInput.begin(), annrt::test::kInput.end(), memory.floats()));
+  EXPECT_EQ(counters("sample-failing").failures, before.failures + 1);
+}
+
 // A driver error that leaves the host alive is an ordinary fallback.
 TEST_F(DriverIsolationTest, DriverErrorKeepsTheHost) {
   restartFailingHost("execute");

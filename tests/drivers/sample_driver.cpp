@@ -13,6 +13,7 @@
 //                      application down in process), crashes at execute:
 //                      abort | segv | hang (spins forever) | alloc (touches 10 GB)
 //                      | overflow (writes a page past the end of output 0)
+//                      | write-input (writes into input 0)
 // ANNRT_SAMPLE_FEATURE_LEVEL, if set, is the feature level code every sample
 // reports (a device newer than the runtime, whose level the runtime caps).
 // They compute with the reference kernels, so results are real. They cache
@@ -117,6 +118,9 @@ void crashAsAsked(const std::string& mode, const Request& request) {
     // A real fault: a store to a page nobody may touch.
     void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     *static_cast<volatile char*>(page) = 1;
+  }
+  if (mode == "write-input" && !request.inputs.empty() && request.inputs[0].length > 0) {
+    request.inputs[0].data[0] ^= 0xff;
   }
   if (mode == "hang") {
     for (volatile bool spin = true; spin;) {
