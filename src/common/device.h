@@ -71,6 +71,11 @@ struct RequestArgument {
   size_t length = 0;
   // Dimensions from the execution (setInput/setOutput type) or the model.
   std::vector<uint32_t> dims;
+  // When `data` maps a file the application gave (ANeuralNetworksMemory_
+  // createFromFd): the file and where `data` lies in it, so that a device in
+  // another process maps the bytes instead of copying them. -1: none.
+  int fd = -1;
+  uint64_t fdOffset = 0;
 };
 
 struct Request {

@@ -5,7 +5,8 @@
 // (files or directories, ':'-separated) and in the config directories
 // $XDG_CONFIG_HOME/annrt/drivers (~/.config/annrt/drivers) and
 // /etc/annrt/drivers. A library whose ABI version or structs do not match is
-// refused with a log line.
+// refused with a log line. ANNRT_DRIVER_ISOLATION runs the libraries in
+// annrt-driver-host processes instead (docs/driver-isolation.md).
 #pragma once
 
 #include <memory>

@@ -345,6 +345,10 @@ Result<Request> Execution::buildRequest() {
         } else {
           resolved.data = argument.memory->data() + argument.offset;
           resolved.length = argument.length;
+          if (argument.memory->fd() >= 0) {
+            resolved.fd = argument.memory->fd();
+            resolved.fdOffset = argument.memory->fdOffset() + argument.offset;
+          }
         }
         break;
       case Argument::Kind::UNSET:

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/memory.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,6 +41,11 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   memory->size_ = size;
   memory->protect_ = protect;
   memory->initialized_ = true;
+  // Devices in another process (docs/driver-isolation.md) map the same file.
+  if (S_ISREG(file.st_mode)) {
+    memory->fd_ = UniqueFd(fcntl(fd, F_DUPFD_CLOEXEC, 0));
+    memory->fdOffset_ = offset;
+  }
   return memory;
 }
 

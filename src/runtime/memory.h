@@ -15,6 +15,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "runtime/unique_fd.h"
 
 namespace annrt::runtime {
 
@@ -55,6 +56,11 @@ class Memory : public MemoryPool {
 
   // Whether the runtime may read / write the bytes: false for an fd memory
   // mapped without PROT_READ / PROT_WRITE, whose access would fault.
+  // A memory from a regular file or memfd: the runtime's duplicate of its
+  // descriptor (-1 otherwise) and the file offset of data().
+  int fd() const { return fd_.get(); }
+  size_t fdOffset() const { return fdOffset_; }
+
   bool isReadable() const { return (protect_ & PROT_READ) != 0; }
   bool isWritable() const { return (protect_ & PROT_WRITE) != 0; }
 
@@ -84,6 +90,8 @@ class Memory : public MemoryPool {
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   void* mapping_ = nullptr;  // for fd memories: the mmap base
+  UniqueFd fd_;
+  size_t fdOffset_ = 0;
   size_t mappingSize_ = 0;
   int protect_ = PROT_READ | PROT_WRITE;
   std::unique_ptr<uint8_t[]> owned_;

@@ -39,27 +39,33 @@ void Telemetry::writeStats() const {
 }
 
 void Telemetry::countCompilation(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].compilations;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::compilations);
 }
 
 void Telemetry::countInference(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].inferences;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::inferences);
 }
 
 void Telemetry::countFallback(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++counters_[device].fallbacks;
-  statsChanged_ = true;
+  count(device, &DeviceCounters::fallbacks);
 }
 
 void Telemetry::countCache(const std::string& device, bool hit) {
+  count(device, hit ? &DeviceCounters::cacheHits : &DeviceCounters::cacheMisses);
+}
+
+void Telemetry::count(const std::string& device, uint64_t DeviceCounters::*counter) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ++(hit ? counters_[device].cacheHits : counters_[device].cacheMisses);
+  ++(counters_[device].*counter);
   statsChanged_ = true;
+}
+
+void Telemetry::countHostFailure(const std::string& device) {
+  count(device, &DeviceCounters::hostFailures);
+}
+
+void Telemetry::countHostRestart(const std::string& device) {
+  count(device, &DeviceCounters::hostRestarts);
 }
 
 std::map<std::string, DeviceCounters> Telemetry::counters() const {
@@ -85,11 +91,10 @@ void Telemetry::addProfile(CompilationProfile profile) {
 std::string Telemetry::statsJson() const {
   nlohmann::json devices = nlohmann::json::object();
   for (const auto& [name, c] : counters()) {
-    devices[name] = {{"compilations", c.compilations},
-                     {"inferences", c.inferences},
-                     {"cache_hits", c.cacheHits},
-                     {"cache_misses", c.cacheMisses},
-                     {"fallbacks", c.fallbacks}};
+    devices[name] = {{"compilations", c.compilations}, {"inferences", c.inferences},
+                     {"cache_hits", c.cacheHits},      {"cache_misses", c.cacheMisses},
+                     {"fallbacks", c.fallbacks},       {"host_failures", c.hostFailures},
+                     {"host_restarts", c.hostRestarts}};
   }
   return nlohmann::json{{"devices", devices}}.dump(2);
 }

@@ -22,6 +22,10 @@ struct DeviceCounters {
   uint64_t cacheHits = 0;
   uint64_t cacheMisses = 0;
   uint64_t fallbacks = 0;
+  // ANNRT_DRIVER_ISOLATION: the device's driver host crashed, hung or was
+  // killed (once per host failure), and hosts started again after one.
+  uint64_t hostFailures = 0;
+  uint64_t hostRestarts = 0;
 };
 
 struct OperationProfile {
@@ -56,6 +60,8 @@ class Telemetry {
   void countInference(const std::string& device);
   void countFallback(const std::string& device);
   void countCache(const std::string& device, bool hit);
+  void countHostFailure(const std::string& device);
+  void countHostRestart(const std::string& device);
   void addProfile(CompilationProfile profile);
   std::map<std::string, DeviceCounters> counters() const;
 
@@ -63,6 +69,7 @@ class Telemetry {
   std::string profilesJson() const;
 
  private:
+  void count(const std::string& device, uint64_t DeviceCounters::*counter);
   void writeFile(const std::string& path, const std::string& text) const;
 
   mutable std::mutex mutex_;

@@ -9,6 +9,11 @@
 //   sample-failing     claims every operation at 10x speed and fails on purpose:
 //                      ANNRT_SAMPLE_FAILING_MODE=compile (default) | execute | output-size
 //                      | execute-once (the first execution only; firstExecution)
+//                      and, for ANNRT_DRIVER_ISOLATION tests (they would take the
+//                      application down in process), crashes at execute:
+//                      abort | segv | hang (spins forever) | alloc (touches 10 GB)
+//                      | overflow (writes a page past the end of output 0)
+//                      | write-input (writes into input 0)
 // ANNRT_SAMPLE_FEATURE_LEVEL, if set, is the feature level code every sample
 // reports (a device newer than the runtime, whose level the runtime caps).
 // They compute with the reference kernels, so results are real. They cache
@@ -16,11 +21,13 @@
 // when read back, so the runtime's cache path through the ABI is exercised.
 #include <annrt/driver.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -103,6 +110,37 @@ bool firstExecution() {
   return !executed.exchange(true);
 }
 
+// The execute-time crash modes; only the process running the driver survives
+// them when it is isolated.
+void crashAsAsked(const std::string& mode, const Request& request) {
+  if (mode == "abort") std::abort();
+  if (mode == "segv") {
+    // A real fault: a store to a page nobody may touch.
+    void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *static_cast<volatile char*>(page) = 1;
+  }
+  if (mode == "write-input" && !request.inputs.empty() && request.inputs[0].length > 0) {
+    request.inputs[0].data[0] ^= 0xff;
+  }
+  if (mode == "hang") {
+    for (volatile bool spin = true; spin;) {
+    }
+  }
+  if (mode == "alloc") {
+    constexpr size_t kHuge = size_t{10} << 30;
+    std::unique_ptr<char[]> huge(new char[kHuge]);
+    std::memset(huge.get(), 1, kHuge);
+    request.outputs[0].data[0] = huge[kHuge - 1];
+  }
+}
+
+// overflow: a driver bug writing a page past the end of output 0.
+void overflowAsAsked(const std::string& mode, const Request& request) {
+  if (mode != "overflow" || request.outputs.empty()) return;
+  const RequestArgument& output = request.outputs[0];
+  std::memset(output.data + output.length, 0x5a, 4096);
+}
+
 // What a sample caches: which sample prepared which shape of model. A real
 // driver would store its compiled form; the samples' is the reference's.
 struct CacheRecord {
@@ -160,7 +198,10 @@ class SamplePreparedModel final : public PreparedModel {
       }
       return outcome;
     }
-    return inner_->execute(request, options);
+    if (kKind == Kind::FAILING) crashAsAsked(failingMode(), request);
+    ExecutionOutcome outcome = inner_->execute(request, options);
+    if (kKind == Kind::FAILING) overflowAsAsked(failingMode(), request);
+    return outcome;
   }
 
  private:
