@@ -1,0 +1,120 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The process out_of_memory_test.cpp runs: caps its address space
+// (RLIMIT_AS) at what it uses plus a headroom, then compiles and runs, on the
+// device named by argv[1] ("default": ANeuralNetworksCompilation_create), a
+// model whose temporary needs more than the headroom:
+//   x [1] -> PAD with zeros to [kPadded] -> REDUCE_MAX -> y [1]
+// It prints "<call>: <result code>" for each NNAPI call, then runs a FLOOR
+// model to show the runtime still works, and exits 0 if it got there.
+#include <android/NeuralNetworks.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "api/test_models.h"
+#include "common/device_lookup.h"
+
+namespace annrt::test {
+namespace {
+
+constexpr int32_t kPadded = 256 << 20;             // 1 GiB of float32
+constexpr uint64_t kHeadroomBytes = 256ull << 20;  // what the process may still map
+
+Model paddedMaxModel() {
+  client::GraphBuilder b;
+  const uint32_t x = b.addTensor({1});
+  const uint32_t paddings = b.addConstant({1, 2}, {ANEURALNETWORKS_TENSOR_INT32},
+                                          client::toBytes(std::vector<int32_t>{0, kPadded - 1}));
+  const uint32_t padded = b.addTensor({static_cast<uint32_t>(kPadded)});
+  b.addOperation(ANEURALNETWORKS_PAD, {x, paddings}, {padded});
+  const uint32_t axes =
+      b.addConstant({1}, {ANEURALNETWORKS_TENSOR_INT32}, client::toBytes(std::vector<int32_t>{0}));
+  const uint32_t y = b.addTensor({1});
+  b.addOperation(ANEURALNETWORKS_REDUCE_MAX, {padded, axes, b.addBoolScalar(true)}, {y});
+  b.finish({x}, {y});
+  return built(b);
+}
+
+// The address space mapped now (VmSize), in bytes.
+uint64_t mappedBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+int report(const char* call, int code) {
+  std::printf("%s: %s\n", call, resultName(code));
+  std::fflush(stdout);
+  return code;
+}
+
+// Compiles and runs the padded model; the first error, or NO_ERROR.
+int runPadded(const std::string& device, ANeuralNetworksModel* model) {
+  ANeuralNetworksCompilation* raw = nullptr;
+  int code = ANEURALNETWORKS_NO_ERROR;
+  if (device == "default") {
+    code = report("create", ANeuralNetworksCompilation_create(model, &raw));
+  } else {
+    const ANeuralNetworksDevice* found = findDevice(device);
+    if (found == nullptr) return report("findDevice", ANEURALNETWORKS_BAD_DATA);
+    code = report("createForDevices",
+                  ANeuralNetworksCompilation_createForDevices(model, &found, 1, &raw));
+  }
+  Compilation compilation(raw);
+  if (code != ANEURALNETWORKS_NO_ERROR) return code;
+  code = report("finish", ANeuralNetworksCompilation_finish(compilation.get()));
+  if (code != ANEURALNETWORKS_NO_ERROR) return code;
+  ANeuralNetworksExecution* execution = nullptr;
+  code = report("executionCreate", ANeuralNetworksExecution_create(compilation.get(), &execution));
+  Execution owned(execution);
+  if (code != ANEURALNETWORKS_NO_ERROR) return code;
+  const float x = 2.5f;
+  float y = 0.0f;
+  ANeuralNetworksExecution_setInput(execution, 0, nullptr, &x, sizeof(x));
+  ANeuralNetworksExecution_setOutput(execution, 0, nullptr, &y, sizeof(y));
+  code = report("compute", ANeuralNetworksExecution_compute(execution));
+  if (code == ANEURALNETWORKS_NO_ERROR) std::printf("y = %g\n", y);
+  return code;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DEVICE|default\n", argv[0]);
+    return 2;
+  }
+  // The runtime loads its devices and builds the model before the cap.
+  const Model model = paddedMaxModel();
+  const Model floor = floorModel();
+  const rlimit limit{mappedBytes() + kHeadroomBytes, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_AS, &limit) != 0) {
+    std::perror("setrlimit");
+    return 2;
+  }
+  std::printf("address space capped at %llu MiB\n",
+              static_cast<unsigned long long>(limit.rlim_cur >> 20));
+  runPadded(argv[1], model.get());
+  // Still usable: a small model on the default devices.
+  Compilation compilation = compile(floor.get());
+  Execution execution = newExecution(compilation.get());
+  std::array<float, 4> output{};
+  ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, kInput.data(), sizeof(kInput));
+  ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(), sizeof(output));
+  report("afterwards", ANeuralNetworksExecution_compute(execution.get()));
+  std::printf("afterwards correct: %s\n", output == kFloored ? "yes" : "no");
+  return 0;
+}
+
+}  // namespace
+}  // namespace annrt::test
+
+int main(int argc, char** argv) {
+  return annrt::test::main(argc, argv);
+}
