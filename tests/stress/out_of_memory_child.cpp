@@ -2,13 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The process out_of_memory_test.cpp runs: caps its address space
-// (RLIMIT_AS) at what it uses plus a headroom, then compiles and runs, on the
-// device named by argv[1] ("default": ANeuralNetworksCompilation_create), a
-// model whose temporary needs more than the headroom:
+// (RLIMIT_AS) at what it uses plus a headroom, then either finishes a model
+// whose constant must be copied into more than the headroom (argv[1]
+// "constant"), or compiles and runs, on the device named by argv[1]
+// ("default": ANeuralNetworksCompilation_create), a model whose temporary
+// needs more than the headroom:
 //   x [1] -> PAD with zeros to [kPadded] -> REDUCE_MAX -> y [1]
 // It prints "<call>: <result code>" for each NNAPI call, then runs a FLOOR
 // model to show the runtime still works, and exits 0 if it got there.
 #include <android/NeuralNetworks.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -26,6 +29,13 @@ namespace {
 
 constexpr int32_t kPadded = 256 << 20;             // 1 GiB of float32
 constexpr uint64_t kHeadroomBytes = 256ull << 20;  // what the process may still map
+constexpr size_t kConstantBytes = 320u << 20;      // more than the headroom
+
+int report(const char* call, int code) {
+  std::printf("%s: %s\n", call, resultName(code));
+  std::fflush(stdout);
+  return code;
+}
 
 Model paddedMaxModel() {
   client::GraphBuilder b;
@@ -42,18 +52,42 @@ Model paddedMaxModel() {
   return built(b);
 }
 
+// y = REDUCE_MAX(c + x) with c a constant of kConstantBytes, in pages mapped
+// but never touched here: finishing the model copies them.
+class LargeConstantModel {
+ public:
+  LargeConstantModel() {
+    constant_ = mmap(nullptr, kConstantBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const uint32_t count = kConstantBytes / sizeof(float);
+    const uint32_t c = b_.addTensor({count}), x = b_.addTensor({1}), sum = b_.addTensor({count});
+    if (b_.ok() && constant_ != MAP_FAILED) {
+      report("setOperandValue",
+             ANeuralNetworksModel_setOperandValue(b_.model(), static_cast<int32_t>(c), constant_,
+                                                  kConstantBytes));
+    }
+    b_.addOperation(ANEURALNETWORKS_ADD, {c, x, b_.addInt32Scalar(0)}, {sum});
+    const uint32_t axes = b_.addConstant({1}, {ANEURALNETWORKS_TENSOR_INT32},
+                                         client::toBytes(std::vector<int32_t>{0}));
+    const uint32_t y = b_.addTensor({1});
+    b_.addOperation(ANEURALNETWORKS_REDUCE_MAX, {sum, axes, b_.addBoolScalar(true)}, {y});
+    b_.identifyInputsAndOutputs({x}, {y});
+  }
+  ~LargeConstantModel() {
+    if (constant_ != MAP_FAILED) munmap(constant_, kConstantBytes);
+  }
+  ANeuralNetworksModel* get() const { return b_.model(); }
+
+ private:
+  client::GraphBuilder b_;
+  void* constant_ = MAP_FAILED;
+};
+
 // The address space mapped now (VmSize), in bytes.
 uint64_t mappedBytes() {
   std::ifstream statm("/proc/self/statm");
   uint64_t pages = 0;
   statm >> pages;
   return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-int report(const char* call, int code) {
-  std::printf("%s: %s\n", call, resultName(code));
-  std::fflush(stdout);
-  return code;
 }
 
 // Compiles and runs the padded model; the first error, or NO_ERROR.
@@ -87,11 +121,13 @@ int runPadded(const std::string& device, ANeuralNetworksModel* model) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DEVICE|default\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DEVICE|default|constant\n", argv[0]);
     return 2;
   }
-  // The runtime loads its devices and builds the model before the cap.
+  const std::string scenario = argv[1];
+  // The runtime loads its devices and builds the models before the cap.
   const Model model = paddedMaxModel();
+  const LargeConstantModel large;
   const Model floor = floorModel();
   const rlimit limit{mappedBytes() + kHeadroomBytes, RLIM_INFINITY};
   if (setrlimit(RLIMIT_AS, &limit) != 0) {
@@ -100,7 +136,11 @@ int main(int argc, char** argv) {
   }
   std::printf("address space capped at %llu MiB\n",
               static_cast<unsigned long long>(limit.rlim_cur >> 20));
-  runPadded(argv[1], model.get());
+  if (scenario == "constant") {
+    report("modelFinish", ANeuralNetworksModel_finish(large.get()));
+  } else {
+    runPadded(scenario, model.get());
+  }
   // Still usable: a small model on the default devices.
   Compilation compilation = compile(floor.get());
   Execution execution = newExecution(compilation.get());
