@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -83,6 +84,8 @@ class TimeoutTest : public ::testing::Test {
     const auto start = Clock::now();
     const int code = run();
     const auto elapsed = Clock::now() - start;
+    std::printf("stopped after %.1f ms\n",
+                std::chrono::duration<double, std::milli>(elapsed).count());
     EXPECT_EQ(code, ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT) << resultName(code);
     EXPECT_GE(elapsed, kTimeout);
     EXPECT_LE(elapsed, kTimeout + kSlack)
