@@ -92,6 +92,16 @@ class TimeoutTest : public ::testing::Test {
         << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms";
   }
 
+  // What `start` (which hands out an event) returned, else the event's result.
+  template <typename Start>
+  static int startAndWait(Start&& start) {
+    ANeuralNetworksEvent* raw = nullptr;
+    const int started = start(&raw);
+    if (started != ANEURALNETWORKS_NO_ERROR) return started;
+    Event event(raw);
+    return ANeuralNetworksEvent_wait(event.get());
+  }
+
   const WhileLoop loop_ = whileLoopModel(kLoopDims, 1.0f, 0.0f);
   const ANeuralNetworksDevice* reference_ = nullptr;
   Compilation compilation_;
@@ -110,23 +120,19 @@ TEST_F(TimeoutTest, ExecutionTimeoutHoldsForStartCompute) {
   Execution execution = loopExecution(true);
   ASSERT_OK(ANeuralNetworksExecution_setTimeout(execution.get(), kTimeoutNs));
   expectStoppedInTime([&] {
-    ANeuralNetworksEvent* raw = nullptr;
-    const int started = ANeuralNetworksExecution_startCompute(execution.get(), &raw);
-    if (started != ANEURALNETWORKS_NO_ERROR) return started;
-    Event event(raw);
-    return ANeuralNetworksEvent_wait(event.get());
+    return startAndWait([&](ANeuralNetworksEvent** event) {
+      return ANeuralNetworksExecution_startCompute(execution.get(), event);
+    });
   });
 }
 
 TEST_F(TimeoutTest, FencedDurationStopsANeverEndingLoop) {
   Execution execution = loopExecution(true);
   expectStoppedInTime([&] {
-    ANeuralNetworksEvent* raw = nullptr;
-    const int started = ANeuralNetworksExecution_startComputeWithDependencies(
-        execution.get(), nullptr, 0, kTimeoutNs, &raw);
-    if (started != ANEURALNETWORKS_NO_ERROR) return started;
-    Event event(raw);
-    return ANeuralNetworksEvent_wait(event.get());
+    return startAndWait([&](ANeuralNetworksEvent** event) {
+      return ANeuralNetworksExecution_startComputeWithDependencies(execution.get(), nullptr, 0,
+                                                                   kTimeoutNs, event);
+    });
   });
 }
 
