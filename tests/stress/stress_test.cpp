@@ -23,12 +23,21 @@
 
 #include "api/test_models.h"
 #include "common/device_lookup.h"
+#include "common/temp_path.h"
 
 namespace annrt::test {
 namespace {
 
+const TempPath& cacheDirectory() {
+  static const TempPath path("annrt_stress_cache");
+  return path;
+}
+
 // Must run before the runtime's device registry is built (first NNAPI call).
 const bool kEnvironmentReady = [] {
+  // An automatic compilation cache of its own, empty at first, which the
+  // threads that compile fill side by side.
+  setenv("ANNRT_CACHE_PATH", cacheDirectory().str().c_str(), 1);
   setenv("ANNRT_DRIVER_PATH", ANNRT_SAMPLE_DRIVER_DIR, 1);
   // sample-failing fails every execution, each of which falls back to the CPU.
   setenv("ANNRT_SAMPLE_FAILING_MODE", "execute", 1);
@@ -75,17 +84,24 @@ Model floorAddModel() {
   return built(b);
 }
 
-// One compilation under stress.
+// One compilation under stress, and what it was made of.
 struct Subject {
   std::string name;
   Kind kind;
-  bool singleDevice;  // setTimeout is allowed
+  ANeuralNetworksModel* model;
+  std::vector<const ANeuralNetworksDevice*> devices;  // none: ANeuralNetworksCompilation_create
   Compilation compilation;
+
+  bool singleDevice() const { return devices.size() == 1; }  // setTimeout is allowed
+  Compilation compileAgain() const {
+    return devices.empty() ? compile(model) : compileForDevices(model, devices);
+  }
 };
 
-enum Mode { COMPUTE, START_COMPUTE, FENCED_CHAIN, BURST, REUSABLE, TIMEOUT, MODE_COUNT };
-constexpr const char* kModeNames[MODE_COUNT] = {"compute", "startCompute+wait", "fenced chain",
-                                                "burst",   "reusable",          "timeouts"};
+enum Mode { COMPUTE, START_COMPUTE, FENCED_CHAIN, BURST, REUSABLE, TIMEOUT, COMPILE, MODE_COUNT };
+constexpr const char* kModeNames[MODE_COUNT] = {
+    "compute",  "startCompute+wait", "fenced chain",   "burst",
+    "reusable", "timeouts",          "compile+compute"};
 
 // What the threads share: the compilations, one memory of inputs every thread
 // reads, one memory of outputs in which each thread has its own regions, and
@@ -117,7 +133,7 @@ class Worker {
       const auto mode = static_cast<Mode>((i + id_) % MODE_COUNT);
       // Every mode on one compilation, then the next: each thread meets every pair.
       size_t index = (i / MODE_COUNT + id_) % shared_.subjects.size();
-      while (mode == TIMEOUT && !shared_.subjects[index].singleDevice) {
+      while (mode == TIMEOUT && !shared_.subjects[index].singleDevice()) {
         index = (index + 1) % shared_.subjects.size();
       }
       const int slot = static_cast<int>((i * 7 + id_) % kInputSlots);
@@ -131,12 +147,13 @@ class Worker {
   int runMode(Mode mode, size_t index, int slot) {
     const Subject& subject = shared_.subjects[index];
     switch (mode) {
-      case COMPUTE: compute(subject, slot); return 1;
+      case COMPUTE: compute(subject, subject.compilation.get(), slot); return 1;
       case START_COMPUTE: startCompute(subject, slot); return 1;
       case FENCED_CHAIN: fencedChain(subject, slot); return kChainLength;
       case BURST: burst(index, slot); return 1;
       case REUSABLE: reusable(index); return 1;
       case TIMEOUT: withTimeouts(subject, slot); return 1;
+      case COMPILE: compileAndCompute(subject, slot); return 1;
       case MODE_COUNT: break;
     }
     return 0;
@@ -182,8 +199,8 @@ class Worker {
   }
 
   // Input from the shared memory, output to a buffer of this thread.
-  void compute(const Subject& s, int slot) {
-    Execution e = newExecution(s.compilation.get());
+  void compute(const Subject& s, ANeuralNetworksCompilation* compilation, int slot) {
+    Execution e = newExecution(compilation);
     std::vector<float> out(kElements);
     clear(out.data());
     if (!bindInputSlot(e.get(), s, slot) ||
@@ -282,6 +299,13 @@ class Worker {
     expectOutput(s, "reusable", slot, 1, out.data());
   }
 
+  // A compilation of this thread's own while the others compute.
+  void compileAndCompute(const Subject& s, int slot) {
+    Compilation compilation = s.compileAgain();
+    if (compilation == nullptr) return shared_.fail(s.name + ": compiling again failed");
+    compute(s, compilation.get(), slot);
+  }
+
   // Single-device compilations only: setTimeout needs one.
   void withTimeouts(const Subject& s, int slot) {
     Execution e = newExecution(s.compilation.get());
@@ -320,19 +344,21 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
   ASSERT_TRUE(reference && cpu && fast);
 
   Shared shared;
-  auto add = [&](std::string name, Kind kind, bool single, Compilation compilation) {
-    ASSERT_NE(compilation, nullptr) << name;
-    shared.subjects.push_back({std::move(name), kind, single, std::move(compilation)});
+  auto add = [&](std::string name, Kind kind, ANeuralNetworksModel* model,
+                 std::vector<const ANeuralNetworksDevice*> devices) {
+    Subject subject{std::move(name), kind, model, std::move(devices), nullptr};
+    subject.compilation = subject.compileAgain();
+    ASSERT_NE(subject.compilation, nullptr) << subject.name;
+    shared.subjects.push_back(std::move(subject));
   };
-  add("nnapi-reference FLOOR(ADD)", Kind::FLOOR_ADD, true,
-      compileForDevices(floorAdd.get(), {reference}));
-  add("annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, true, compileForDevices(floorAdd.get(), {cpu}));
-  add("plan sample-float-fast + annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, false,
-      compileForDevices(floorAdd.get(), {fast, cpu}));
+  add("nnapi-reference FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {reference});
+  add("annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {cpu});
+  add("plan sample-float-fast + annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(),
+      {fast, cpu});
   // ANeuralNetworksCompilation_create puts everything on sample-failing.
-  add("plan sample-failing (fallback) FLOOR(ADD)", Kind::FLOOR_ADD, false, compile(floorAdd.get()));
-  add("nnapi-reference WHILE", Kind::WHILE, true, compileForDevices(loop.main.get(), {reference}));
-  add("plan sample-failing (fallback) WHILE", Kind::WHILE, false, compile(loop.main.get()));
+  add("plan sample-failing (fallback) FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {});
+  add("nnapi-reference WHILE", Kind::WHILE, loop.main.get(), {reference});
+  add("plan sample-failing (fallback) WHILE", Kind::WHILE, loop.main.get(), {});
   ASSERT_FALSE(HasFailure());
   shared.perSubject = std::vector<std::atomic<uint64_t>>(shared.subjects.size());
   for (int slot = 0; slot < kInputSlots; ++slot) {
