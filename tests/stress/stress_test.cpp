@@ -16,7 +16,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +30,25 @@
 namespace annrt::test {
 namespace {
 
+const TempPath& statsFile() {
+  static const TempPath path("annrt_stress_stats.json");
+  return path;
+}
+
+nlohmann::json readDeviceCounters() {
+  std::ifstream in(statsFile().str());
+  const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
+  EXPECT_FALSE(stats.is_discarded()) << "no device counters in " << statsFile().str();
+  return stats.is_discarded() ? nlohmann::json::object() : stats;
+}
+
+// One device counter, 0 when the device never counted.
+uint64_t counter(const nlohmann::json& stats, const char* device, const char* name) {
+  const auto devices = stats.find("devices");
+  if (devices == stats.end() || !devices->contains(device)) return 0;
+  return (*devices)[device].value(name, uint64_t{0});
+}
+
 const TempPath& cacheDirectory() {
   static const TempPath path("annrt_stress_cache");
   return path;
@@ -38,6 +59,8 @@ const bool kEnvironmentReady = [] {
   // An automatic compilation cache of its own, empty at first, which the
   // threads that compile fill side by side.
   setenv("ANNRT_CACHE_PATH", cacheDirectory().str().c_str(), 1);
+  // Device counters, to see that the plug-ins ran.
+  setenv("ANNRT_STATS", statsFile().str().c_str(), 1);
   setenv("ANNRT_DRIVER_PATH", ANNRT_SAMPLE_DRIVER_DIR, 1);
   // sample-failing fails every execution, each of which falls back to the CPU.
   setenv("ANNRT_SAMPLE_FAILING_MODE", "execute", 1);
@@ -56,6 +79,8 @@ constexpr int kChainLength = 3;
 constexpr uint64_t kTimeoutNs = 60'000'000'000;
 constexpr uint64_t kLoopTimeoutNs = 15'000'000'000;  // the maximum
 constexpr int kReportedFailures = 20;
+// Indexes of the plans with plug-ins in Shared::subjects.
+constexpr size_t kPlanFast = 2, kPlanFailing = 3, kPlanFailingWhile = 5;
 
 size_t iterationsPerThread() {
   const char* env = std::getenv("ANNRT_STRESS_EXECUTIONS");
@@ -353,8 +378,10 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
   };
   add("nnapi-reference FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {reference});
   add("annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {cpu});
-  add("plan sample-float-fast + annrt-cpu FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(),
-      {fast, cpu});
+  // The reference is slower than the sample, which so takes the ADD (annrt-cpu
+  // would take both operations).
+  add("plan sample-float-fast + nnapi-reference FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(),
+      {fast, reference});
   // ANeuralNetworksCompilation_create puts everything on sample-failing.
   add("plan sample-failing (fallback) FLOOR(ADD)", Kind::FLOOR_ADD, floorAdd.get(), {});
   add("nnapi-reference WHILE", Kind::WHILE, loop.main.get(), {reference});
@@ -388,7 +415,7 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
     total += shared.perMode[m];
   }
   for (size_t i = 0; i < shared.subjects.size(); ++i) {
-    std::printf("  %-48s %8llu executions\n", shared.subjects[i].name.c_str(),
+    std::printf("  %-52s %8llu executions\n", shared.subjects[i].name.c_str(),
                 static_cast<unsigned long long>(shared.perSubject[i].load()));
   }
   std::printf("  total %llu executions (%.0f/s), %llu failures\n",
@@ -396,6 +423,15 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
               static_cast<unsigned long long>(shared.failures.load()));
   EXPECT_EQ(shared.failures, 0u);
   EXPECT_GE(total, kThreads * iterations);
+
+  // The plug-ins did run: freeing the compilations writes the device counters.
+  std::vector<uint64_t> perSubject;
+  for (const auto& count : shared.perSubject) perSubject.push_back(count);
+  shared.subjects.clear();
+  const nlohmann::json stats = readDeviceCounters();
+  EXPECT_GE(counter(stats, "sample-float-fast", "inferences"), perSubject[kPlanFast]);
+  EXPECT_GE(counter(stats, "sample-failing", "fallbacks"),
+            perSubject[kPlanFailing] + perSubject[kPlanFailingWhile]);
 }
 
 }  // namespace
