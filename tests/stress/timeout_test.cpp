@@ -144,6 +144,31 @@ TEST_F(TimeoutTest, LoopTimeoutStopsANeverEndingLoop) {
   }
 }
 
+// annrt-cpu runs to the end once started, but refuses a run whose deadline
+// has passed (as AOSP's sample driver does, with MISSED_DEADLINE_PERSISTENT).
+TEST_F(TimeoutTest, AnnrtCpuRefusesARunPastItsDeadline) {
+  const ANeuralNetworksDevice* cpu = findDevice("annrt-cpu");
+  ASSERT_NE(cpu, nullptr);
+  const Model floor = floorModel();
+  compilation_ = compileForDevices(floor.get(), {cpu});
+  for (const uint64_t timeoutNs : {uint64_t{1}, uint64_t{60'000'000'000}}) {
+    Execution execution = newExecution(compilation_.get());
+    ASSERT_OK(ANeuralNetworksExecution_setTimeout(execution.get(), timeoutNs));
+    std::array<float, 4> output{};
+    ASSERT_OK(ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, kInput.data(),
+                                                sizeof(kInput)));
+    ASSERT_OK(ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output.data(),
+                                                 sizeof(output)));
+    if (timeoutNs == 1) {
+      EXPECT_NN(ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT,
+                ANeuralNetworksExecution_compute(execution.get()));
+    } else {
+      EXPECT_NN(ANEURALNETWORKS_NO_ERROR, ANeuralNetworksExecution_compute(execution.get()));
+      EXPECT_EQ(output, kFloored);
+    }
+  }
+}
+
 // The error reaches the application as a logged failure of the call.
 TEST_F(TimeoutTest, MissedDeadlineIsLogged) {
   Execution execution = loopExecution(true);
