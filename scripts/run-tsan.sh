@@ -5,7 +5,7 @@
 # operation on the pool, so every kernel runs on two threads, and
 # ANNRT_CPU_ADAPTIVE_THREADS=0 keeps it there when the machine is busy.
 # The stress test (tests/stress) runs ANNRT_STRESS_EXECUTIONS iterations per
-# thread: its full 1000 took 5 s under TSan on 2 busy cores (lower it here if
+# thread: its full 1000 took 5-8 s under TSan on 2 busy cores (lower it here if
 # the phase runs short of time).
 # Usage: scripts/run-tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
