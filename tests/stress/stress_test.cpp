@@ -1,13 +1,14 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Load and concurrency: kThreads threads each run ANNRT_STRESS_EXECUTIONS
-// iterations (default 1000; the TSan phase runs fewer) over compilations and
+// Load and concurrency (docs/reliability.md): kThreads threads each run
+// ANNRT_STRESS_EXECUTIONS iterations (default 1000) over compilations and
 // ANeuralNetworksMemory objects they all share. Each iteration computes one
 // way: compute, startCompute + wait, a fenced chain of executions each reading
-// the previous one's output memory, a burst, a reusable execution, or an
-// execution with setTimeout and setLoopTimeout. Every output is checked
-// against arithmetic on the known inputs.
+// the previous one's output memory, a burst, a reusable execution, an
+// execution with setTimeout and setLoopTimeout, or a fresh compilation of the
+// same model. Every output is checked against arithmetic on the known inputs,
+// and the device counters against the plug-ins' share of the work.
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 
