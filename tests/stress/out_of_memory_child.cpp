@@ -4,7 +4,8 @@
 // The process out_of_memory_test.cpp runs: caps its address space
 // (RLIMIT_AS) at what it uses plus a headroom, then either finishes a model
 // whose constant must be copied into more than the headroom (argv[1]
-// "constant"), or compiles and runs, on the device named by argv[1]
+// "constant"), runs a kernel whose scratch buffer needs more ("scratch"), or
+// compiles and runs, on the device named by argv[1]
 // ("default": ANeuralNetworksCompilation_create), a model whose temporary
 // needs more than the headroom:
 //   x [1] -> PAD with zeros to [kPadded] -> REDUCE_MAX -> y [1]
@@ -82,6 +83,56 @@ class LargeConstantModel {
   void* constant_ = MAP_FAILED;
 };
 
+// RESIZE_NEAREST_NEIGHBOR in NCHW of x [1,1,1,1] to y [1,1,kSide,kSide] on
+// nnapi-reference, into an output buffer mapped before the cap: the kernel's
+// NHWC scratch copy of the output (a std::vector) cannot be allocated.
+class NchwResize {
+ public:
+  NchwResize() {
+    output_ = mmap(nullptr, kOutputBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    client::GraphBuilder b;
+    const uint32_t x = b.addTensor({1, 1, 1, 1}), y = b.addTensor({1, 1, kSide, kSide});
+    b.addOperation(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
+                   {x, b.addInt32Scalar(kSide), b.addInt32Scalar(kSide), b.addBoolScalar(true)},
+                   {y});
+    b.finish({x}, {y});
+    model_ = built(b);
+    const ANeuralNetworksDevice* reference = findDevice("nnapi-reference");
+    compilation_ = compileForDevices(model_.get(), {reference});
+  }
+  ~NchwResize() {
+    if (output_ != MAP_FAILED) munmap(output_, kOutputBytes);
+  }
+
+  // Runs synchronously, then asynchronously; reports both.
+  void run() {
+    for (const bool async : {false, true}) {
+      Execution execution = newExecution(compilation_.get());
+      const float x = 1.0f;
+      ANeuralNetworksExecution_setInput(execution.get(), 0, nullptr, &x, sizeof(x));
+      ANeuralNetworksExecution_setOutput(execution.get(), 0, nullptr, output_, kOutputBytes);
+      if (!async) {
+        report("compute", ANeuralNetworksExecution_compute(execution.get()));
+        continue;
+      }
+      ANeuralNetworksEvent* event = nullptr;
+      if (report("startCompute", ANeuralNetworksExecution_startCompute(execution.get(), &event)) ==
+          ANEURALNETWORKS_NO_ERROR) {
+        report("eventWait", ANeuralNetworksEvent_wait(event));
+        ANeuralNetworksEvent_free(event);
+      }
+    }
+  }
+
+ private:
+  static constexpr uint32_t kSide = 16384;
+  static constexpr size_t kOutputBytes = size_t{kSide} * kSide * sizeof(float);  // 1 GiB
+  void* output_ = MAP_FAILED;
+  Model model_;
+  Compilation compilation_;
+};
+
 // The address space mapped now (VmSize), in bytes.
 uint64_t mappedBytes() {
   std::ifstream statm("/proc/self/statm");
@@ -121,13 +172,14 @@ int runPadded(const std::string& device, ANeuralNetworksModel* model) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DEVICE|default|constant\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DEVICE|default|constant|scratch\n", argv[0]);
     return 2;
   }
   const std::string scenario = argv[1];
   // The runtime loads its devices and builds the models before the cap.
   const Model model = paddedMaxModel();
   const LargeConstantModel large;
+  NchwResize resize;
   const Model floor = floorModel();
   const rlimit limit{mappedBytes() + kHeadroomBytes, RLIM_INFINITY};
   if (setrlimit(RLIMIT_AS, &limit) != 0) {
@@ -138,6 +190,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(limit.rlim_cur >> 20));
   if (scenario == "constant") {
     report("modelFinish", ANeuralNetworksModel_finish(large.get()));
+  } else if (scenario == "scratch") {
+    resize.run();
   } else {
     runPadded(scenario, model.get());
   }

@@ -76,7 +76,8 @@ TEST_P(OutOfMemoryTest, TooLargeAModelGivesOutOfMemoryAndTheProcessGoesOn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, OutOfMemoryTest,
-                         ::testing::Values("nnapi-reference", "annrt-cpu", "default", "constant"),
+                         ::testing::Values("nnapi-reference", "annrt-cpu", "default", "constant",
+                                           "scratch"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
