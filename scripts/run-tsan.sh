@@ -4,6 +4,9 @@
 # ThreadSanitizer and runs them. ANNRT_CPU_HANDOFF_US=0 puts every annrt-cpu
 # operation on the pool, so every kernel runs on two threads, and
 # ANNRT_CPU_ADAPTIVE_THREADS=0 keeps it there when the machine is busy.
+# The stress test (tests/stress) runs ANNRT_STRESS_EXECUTIONS iterations per
+# thread: its full 1000 took 5-8 s under TSan on 2 busy cores (lower it here if
+# the phase runs short of time).
 # Usage: scripts/run-tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,4 +17,5 @@ cmake --build "$build" -j"$jobs" --target annrt_thread_tests
 cd "$build"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp" \
   ANNRT_NUM_THREADS=2 ANNRT_CPU_HANDOFF_US=0 ANNRT_CPU_ADAPTIVE_THREADS=0 \
+  ANNRT_STRESS_EXECUTIONS="${ANNRT_STRESS_EXECUTIONS:-1000}" \
   ctest --output-on-failure -j"$(nproc)" -L threads

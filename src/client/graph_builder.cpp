@@ -73,6 +73,18 @@ uint32_t GraphBuilder::addBoolScalar(bool value) {
   return index;
 }
 
+uint32_t GraphBuilder::addSubgraph(const ANeuralNetworksModel* subgraph) {
+  ANeuralNetworksOperandType type{};
+  type.type = ANEURALNETWORKS_MODEL;
+  const uint32_t index = addOperand(type);
+  if (ok()) {
+    check(ANeuralNetworksModel_setOperandValueFromModel(model_, static_cast<int32_t>(index),
+                                                        subgraph),
+          "ANeuralNetworksModel_setOperandValueFromModel");
+  }
+  return index;
+}
+
 uint32_t GraphBuilder::addOmitted(const std::vector<uint32_t>& dims, const TensorType& type) {
   const uint32_t index = addTensor(dims, type);
   setValue(index, nullptr, 0);

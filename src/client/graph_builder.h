@@ -60,6 +60,8 @@ class GraphBuilder {
   uint32_t addInt32Scalar(int32_t value);
   uint32_t addFloat32Scalar(float value);
   uint32_t addBoolScalar(bool value);
+  // An operand of type MODEL referring to `subgraph` (finished), for IF and WHILE.
+  uint32_t addSubgraph(const ANeuralNetworksModel* subgraph);
   // An optional operand given no value (Lifetime NO_VALUE).
   uint32_t addOmitted(const std::vector<uint32_t>& dims, const TensorType& type = {});
   void setPerChannelQuant(uint32_t operand, uint32_t channelDim, const std::vector<float>& scales);

@@ -3,6 +3,7 @@
 #include "runtime/execution.h"
 
 #include <algorithm>
+#include <new>
 
 #include "common/log.h"
 #include "common/model_limits.h"
@@ -405,6 +406,17 @@ ExecutionOutcome Execution::run(std::optional<Clock::time_point> deadline) {
   return outcome;
 }
 
+ExecutionOutcome Execution::runCatchingOutOfMemory(std::optional<Clock::time_point> deadline) {
+  // An allocation failing below (a device's buffers, the request) must end
+  // the computation with OUT_OF_MEMORY: on an event's thread nothing else
+  // would catch it, and the execution would stay in the computation state.
+  try {
+    return run(deadline);
+  } catch (const std::bad_alloc&) {
+    return {ErrorCode::OUT_OF_MEMORY, "out of memory during the computation", {}, {}, {}};
+  }
+}
+
 void Execution::endComputation(ExecutionOutcome outcome, bool fenced) {
   if (outcome.status != ErrorCode::NO_ERROR) {
     logError("execution failed with {}: {}", errorCodeName(outcome.status), outcome.message);
@@ -421,7 +433,7 @@ Result<void> Execution::compute() {
   ANNRT_RETURN_IF_ERROR(beginComputation(false, 0));
   std::optional<Clock::time_point> deadline;
   if (timeoutNs_) deadline = deadlineAfter(*timeoutNs_);
-  ExecutionOutcome outcome = run(deadline);
+  ExecutionOutcome outcome = runCatchingOutOfMemory(deadline);
   const ErrorCode status = outcome.status;
   std::string message = outcome.message;
   endComputation(std::move(outcome), false);
@@ -451,7 +463,7 @@ Result<std::unique_ptr<Event>> Execution::startCompute(std::vector<const Event*>
       const auto limit = deadlineAfter(durationAfterDependenciesNs, now);
       deadline = deadline ? std::min(*deadline, limit) : limit;
     }
-    ExecutionOutcome outcome = self->run(deadline);
+    ExecutionOutcome outcome = self->runCatchingOutOfMemory(deadline);
     const ErrorCode status = outcome.status;
     self->endComputation(std::move(outcome), fenced);
     return status;

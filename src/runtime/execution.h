@@ -85,6 +85,8 @@ class Execution : public std::enable_shared_from_this<Execution> {
   // Enters the computation state, or completes with the error of checkArguments.
   Result<void> beginComputation(bool fenced, uint64_t fencedDurationNs);
   ExecutionOutcome run(std::optional<Clock::time_point> deadline);
+  // run(), with std::bad_alloc turned into an OUT_OF_MEMORY outcome.
+  ExecutionOutcome runCatchingOutOfMemory(std::optional<Clock::time_point> deadline);
   Result<Request> buildRequest();
   void endComputation(ExecutionOutcome outcome, bool fenced);
 

@@ -5,11 +5,13 @@
 // runtime, logs any error with the function's name and returns its code.
 #include <android/NeuralNetworks.h>
 #include <android/NeuralNetworksExtensions.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "common/log.h"
@@ -68,6 +70,25 @@ int toCode(const char* function, const R& result) {
   return result.ok() ? ANEURALNETWORKS_NO_ERROR : report(function, result.error());
 }
 
+// An allocation that fails anywhere below an NNAPI call (std::bad_alloc out
+// of a container or `new`) is that call's OUT_OF_MEMORY, never an exception
+// through the C ABI. Even the log line may fail to allocate.
+int outOfMemory(const char* function) noexcept {
+  try {
+    logError("{}: out of memory", function);
+  } catch (...) {
+    static constexpr char kLine[] = "E annrt: an NNAPI call ran out of memory\n";
+    (void)!write(STDERR_FILENO, kLine, sizeof(kLine) - 1);
+  }
+  return ANEURALNETWORKS_OUT_OF_MEMORY;
+}
+
+// Closes the function-try-block of every exported function returning a code.
+#define ANNRT_CATCH_OUT_OF_MEMORY \
+  catch (const std::bad_alloc&) { \
+    return outOfMemory(__func__); \
+  }
+
 int unexpectedNull(const char* function, const char* what) {
   logError("{}: {} is null", function, what);
   return ANEURALNETWORKS_UNEXPECTED_NULL;
@@ -87,13 +108,14 @@ ModelBuilder& builder(const ANeuralNetworksModel* model) {
 
 // ---- Devices ----
 
-ANNRT_EXPORT int ANeuralNetworks_getDeviceCount(uint32_t* numDevices) {
+ANNRT_EXPORT int ANeuralNetworks_getDeviceCount(uint32_t* numDevices) try {
   ANNRT_REQUIRE(numDevices);
   *numDevices = static_cast<uint32_t>(DeviceManager::get().devices().size());
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice** device) {
+ANNRT_EXPORT int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice** device) try {
   ANNRT_REQUIRE(device);
   const auto& devices = DeviceManager::get().devices();
   if (devIndex >= devices.size()) {
@@ -104,53 +126,61 @@ ANNRT_EXPORT int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDev
   *device = reinterpret_cast<ANeuralNetworksDevice*>(devices[devIndex].get());
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice* device,
-                                               const char** name) {
+                                               const char** name) try {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(name);
   *name = toDevice(device)->name().c_str();
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice* device, int32_t* type) {
+ANNRT_EXPORT int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice* device,
+                                               int32_t* type) try {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(type);
   *type = toDevice(device)->type();
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice* device,
-                                                  const char** version) {
+                                                  const char** version) try {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(version);
   *version = toDevice(device)->version().c_str();
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice* device,
-                                                       int64_t* featureLevel) {
+                                                       int64_t* featureLevel) try {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(featureLevel);
   // As AOSP: no device offers more than the runtime does.
   *featureLevel = std::min(toDevice(device)->featureLevel(), featureLevelCode(kMaxFeatureLevel));
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice* device) {
+ANNRT_EXPORT int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice* device) try {
   ANNRT_REQUIRE(device);
   return ANEURALNETWORKS_NO_ERROR;  // in-process devices are always live
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksDevice_getExtensionSupport(const ANeuralNetworksDevice* device,
                                                            const char* extensionName,
-                                                           bool* isExtensionSupported) {
+                                                           bool* isExtensionSupported) try {
   ANNRT_REQUIRE(device);
   ANNRT_REQUIRE(extensionName);
   ANNRT_REQUIRE(isExtensionSupported);
   *isExtensionSupported = toDevice(device)->supportsExtension(extensionName);
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
   return featureLevelCode(kMaxFeatureLevel);
@@ -167,7 +197,7 @@ ANNRT_EXPORT uint64_t ANeuralNetworks_getMaximumLoopTimeout(void) {
 // ---- Memories ----
 
 ANNRT_EXPORT int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, size_t offset,
-                                                    ANeuralNetworksMemory** memory) {
+                                                    ANeuralNetworksMemory** memory) try {
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
   auto created = Memory::fromFd(size, protect, fd, offset);
@@ -175,24 +205,27 @@ ANNRT_EXPORT int ANeuralNetworksMemory_createFromFd(size_t size, int protect, in
   *memory = toC<ANeuralNetworksMemory>(std::move(created).value());
   return *memory ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardwareBuffer* ahwb,
-                                                                 ANeuralNetworksMemory** memory) {
+ANNRT_EXPORT int ANeuralNetworksMemory_createFromAHardwareBuffer(
+    const AHardwareBuffer* ahwb, ANeuralNetworksMemory** memory) try {
   ANNRT_REQUIRE(ahwb);
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
   return toCode(__func__, Memory::fromAHardwareBuffer());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksMemory_free(ANeuralNetworksMemory* memory) {
   freeHandle<Memory>(memory);
 }
 
-ANNRT_EXPORT int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) {
+ANNRT_EXPORT int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) try {
   ANNRT_REQUIRE(desc);
   *desc = toC<ANeuralNetworksMemoryDesc>(std::make_shared<MemoryDescBuilder>());
   return *desc ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc) {
   freeHandle<MemoryDescBuilder>(desc);
@@ -209,31 +242,35 @@ static int addRole(const char* function, ANeuralNetworksMemoryDesc* desc,
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_addInputRole(
     ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation, uint32_t index,
-    float frequency) {
+    float frequency) try {
   return addRole(__func__, desc, compilation, index, frequency, true);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_addOutputRole(
     ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation, uint32_t index,
-    float frequency) {
+    float frequency) try {
   return addRole(__func__, desc, compilation, index, frequency, false);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc* desc,
                                                          uint32_t rank,
-                                                         const uint32_t* dimensions) {
+                                                         const uint32_t* dimensions) try {
   ANNRT_REQUIRE(desc);
   if (rank > 0) ANNRT_REQUIRE(dimensions);
   return toCode(__func__, object<MemoryDescBuilder>(desc)->setDimensions({dimensions, rank}));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) {
+ANNRT_EXPORT int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) try {
   ANNRT_REQUIRE(desc);
   return toCode(__func__, object<MemoryDescBuilder>(desc)->finish());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc,
-                                                      ANeuralNetworksMemory** memory) {
+                                                      ANeuralNetworksMemory** memory) try {
   ANNRT_REQUIRE(memory);
   *memory = nullptr;
   ANNRT_REQUIRE(desc);
@@ -242,89 +279,99 @@ ANNRT_EXPORT int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemor
   *memory = toC<ANeuralNetworksMemory>(std::move(created).value());
   return *memory ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src,
-                                            const ANeuralNetworksMemory* dst) {
+                                            const ANeuralNetworksMemory* dst) try {
   ANNRT_REQUIRE(src);
   ANNRT_REQUIRE(dst);
   return toCode(__func__, Memory::copy(*object<Memory>(src), *object<Memory>(dst)));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 // ---- Models ----
 
-ANNRT_EXPORT int ANeuralNetworksModel_create(ANeuralNetworksModel** model) {
+ANNRT_EXPORT int ANeuralNetworksModel_create(ANeuralNetworksModel** model) try {
   ANNRT_REQUIRE(model);
   *model = toC<ANeuralNetworksModel>(std::make_shared<ModelBuilder>());
   return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksModel_free(ANeuralNetworksModel* model) {
   ANNRT_TRACE_CALL(TracePhase::TERMINATION);
   freeHandle<ModelBuilder>(model);
 }
 
-ANNRT_EXPORT int ANeuralNetworksModel_finish(ANeuralNetworksModel* model) {
+ANNRT_EXPORT int ANeuralNetworksModel_finish(ANeuralNetworksModel* model) try {
   ANNRT_TRACE_CALL(TracePhase::PREPARATION);
   ANNRT_REQUIRE(model);
   return toCode(__func__, builder(model).finish());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model,
-                                                 const ANeuralNetworksOperandType* type) {
+                                                 const ANeuralNetworksOperandType* type) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(type);
   return toCode(__func__, builder(model).addOperand(*type));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel* model, int32_t index,
-                                                      const void* buffer, size_t length) {
+                                                      const void* buffer, size_t length) try {
   ANNRT_REQUIRE(model);
   if (buffer == nullptr && length != 0) ANNRT_REQUIRE(buffer);
   return toCode(__func__, builder(model).setOperandValue(index, buffer, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
     ANeuralNetworksModel* model, int32_t index,
-    const ANeuralNetworksSymmPerChannelQuantParams* channelQuant) {
+    const ANeuralNetworksSymmPerChannelQuantParams* channelQuant) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(channelQuant);
   return toCode(__func__, builder(model).setOperandSymmPerChannelQuantParams(index, *channelQuant));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model,
                                                                 int32_t index,
                                                                 const ANeuralNetworksMemory* memory,
-                                                                size_t offset, size_t length) {
+                                                                size_t offset, size_t length) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(memory);
   return toCode(__func__, builder(model).setOperandValueFromMemory(index, object<Memory>(memory),
                                                                    offset, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model,
-                                                               int32_t index,
-                                                               const ANeuralNetworksModel* value) {
+ANNRT_EXPORT int ANeuralNetworksModel_setOperandValueFromModel(
+    ANeuralNetworksModel* model, int32_t index, const ANeuralNetworksModel* value) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(value);
   return toCode(__func__, builder(model).setOperandValueFromModel(index, builder(value)));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_addOperation(ANeuralNetworksModel* model,
                                                    ANeuralNetworksOperationType type,
                                                    uint32_t inputCount, const uint32_t* inputs,
-                                                   uint32_t outputCount, const uint32_t* outputs) {
+                                                   uint32_t outputCount,
+                                                   const uint32_t* outputs) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(inputs);
   ANNRT_REQUIRE(outputs);
   return toCode(__func__,
                 builder(model).addOperation(type, inputCount, inputs, outputCount, outputs));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel* model,
                                                                uint32_t inputCount,
                                                                const uint32_t* inputs,
                                                                uint32_t outputCount,
-                                                               const uint32_t* outputs) {
+                                                               const uint32_t* outputs) try {
   // As AOSP: null lists are rejected even when their count is 0.
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(inputs);
@@ -332,12 +379,14 @@ ANNRT_EXPORT int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksMo
   return toCode(__func__,
                 builder(model).identifyInputsAndOutputs(inputCount, inputs, outputCount, outputs));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* model,
-                                                                       bool allow) {
+                                                                       bool allow) try {
   ANNRT_REQUIRE(model);
   return toCode(__func__, builder(model).relaxComputationFloat32toFloat16(allow));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 static Result<std::vector<std::shared_ptr<Device>>> knownDevices(
     const ANeuralNetworksDevice* const* devices, uint32_t numDevices) {
@@ -348,7 +397,7 @@ static Result<std::vector<std::shared_ptr<Device>>> knownDevices(
 
 ANNRT_EXPORT int ANeuralNetworksModel_getSupportedOperationsForDevices(
     const ANeuralNetworksModel* model, const ANeuralNetworksDevice* const* devices,
-    uint32_t numDevices, bool* supportedOps) {
+    uint32_t numDevices, bool* supportedOps) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(devices);
   ANNRT_REQUIRE(supportedOps);
@@ -365,11 +414,12 @@ ANNRT_EXPORT int ANeuralNetworksModel_getSupportedOperationsForDevices(
   std::copy(supported.begin(), supported.end(), supportedOps);
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model,
                                                               const char* extensionName,
                                                               uint16_t operandCodeWithinExtension,
-                                                              int32_t* type) {
+                                                              int32_t* type) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(extensionName);
   ANNRT_REQUIRE(type);
@@ -378,10 +428,11 @@ ANNRT_EXPORT int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksMod
   *type = *result;
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_getExtensionOperationType(
     ANeuralNetworksModel* model, const char* extensionName, uint16_t operationCodeWithinExtension,
-    ANeuralNetworksOperationType* type) {
+    ANeuralNetworksOperationType* type) try {
   ANNRT_REQUIRE(model);
   ANNRT_REQUIRE(extensionName);
   ANNRT_REQUIRE(type);
@@ -390,14 +441,16 @@ ANNRT_EXPORT int ANeuralNetworksModel_getExtensionOperationType(
   *type = *result;
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksModel_setOperandExtensionData(ANeuralNetworksModel* model,
                                                               int32_t index, const void* data,
-                                                              size_t length) {
+                                                              size_t length) try {
   ANNRT_REQUIRE(model);
   if (length != 0) ANNRT_REQUIRE(data);
   return toCode(__func__, builder(model).setOperandExtensionData(index, data, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 // ---- Compilations ----
 
@@ -414,16 +467,17 @@ static int createCompilation(const char* function, ANeuralNetworksModel* model,
 }
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_create(ANeuralNetworksModel* model,
-                                                   ANeuralNetworksCompilation** compilation) {
+                                                   ANeuralNetworksCompilation** compilation) try {
   ANNRT_REQUIRE(compilation);
   *compilation = nullptr;
   ANNRT_REQUIRE(model);
   return createCompilation(__func__, model, DeviceManager::get().devices(), false, compilation);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_createForDevices(
     ANeuralNetworksModel* model, const ANeuralNetworksDevice* const* devices, uint32_t numDevices,
-    ANeuralNetworksCompilation** compilation) {
+    ANeuralNetworksCompilation** compilation) try {
   ANNRT_REQUIRE(compilation);
   *compilation = nullptr;
   ANNRT_REQUIRE(model);
@@ -435,6 +489,7 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_createForDevices(
   if (!selected.ok()) return report(__func__, selected.error());
   return createCompilation(__func__, model, std::move(selected).value(), true, compilation);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation* compilation) {
   ANNRT_TRACE_CALL(TracePhase::TERMINATION);
@@ -442,36 +497,42 @@ ANNRT_EXPORT void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation* co
 }
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation* compilation,
-                                                          int32_t preference) {
+                                                          int32_t preference) try {
   ANNRT_REQUIRE(compilation);
   return toCode(__func__, object<Compilation>(compilation)->setPreference(preference));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation* compilation,
-                                                        int priority) {
+                                                        int priority) try {
   ANNRT_REQUIRE(compilation);
   return toCode(__func__, object<Compilation>(compilation)->setPriority(priority));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_setTimeout(ANeuralNetworksCompilation* compilation,
-                                                       uint64_t duration) {
+                                                       uint64_t duration) try {
   ANNRT_REQUIRE(compilation);
   return toCode(__func__, object<Compilation>(compilation)->setTimeout(duration));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation* compilation,
-                                                       const char* cacheDir, const uint8_t* token) {
+                                                       const char* cacheDir,
+                                                       const uint8_t* token) try {
   ANNRT_REQUIRE(compilation);
   ANNRT_REQUIRE(cacheDir);
   ANNRT_REQUIRE(token);
   return toCode(__func__, object<Compilation>(compilation)->setCaching(cacheDir, token));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation* compilation) {
+ANNRT_EXPORT int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation* compilation) try {
   ANNRT_TRACE_CALL(TracePhase::COMPILATION);
   ANNRT_REQUIRE(compilation);
   return toCode(__func__, object<Compilation>(compilation)->finish());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 static int preferred(const char* function, const ANeuralNetworksCompilation* compilation,
                      uint32_t index, uint32_t* value, bool isInput, bool alignment) {
@@ -486,28 +547,32 @@ static int preferred(const char* function, const ANeuralNetworksCompilation* com
 }
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput(
-    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* alignment) {
+    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* alignment) try {
   return preferred(__func__, compilation, index, alignment, true, true);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput(
-    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* padding) {
+    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* padding) try {
   return preferred(__func__, compilation, index, padding, true, false);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput(
-    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* alignment) {
+    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* alignment) try {
   return preferred(__func__, compilation, index, alignment, false, true);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput(
-    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* padding) {
+    const ANeuralNetworksCompilation* compilation, uint32_t index, uint32_t* padding) try {
   return preferred(__func__, compilation, index, padding, false, false);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksCompilation_addExtensionAttribute(
     ANeuralNetworksCompilation* compilation, const char* extensionName,
-    uint16_t attributeCodeWithinExtension, const void* data, size_t length) {
+    uint16_t attributeCodeWithinExtension, const void* data, size_t length) try {
   ANNRT_REQUIRE(compilation);
   ANNRT_REQUIRE(extensionName);
   if (data == nullptr && length > 0) return unexpectedNull(__func__, "data");
@@ -515,6 +580,7 @@ ANNRT_EXPORT int ANeuralNetworksCompilation_addExtensionAttribute(
                               ->addExtensionAttribute(extensionName, attributeCodeWithinExtension,
                                                       data, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 // ---- Executions ----
 
@@ -523,7 +589,7 @@ static Execution& execution(ANeuralNetworksExecution* e) {
 }
 
 ANNRT_EXPORT int ANeuralNetworksExecution_create(ANeuralNetworksCompilation* compilation,
-                                                 ANeuralNetworksExecution** execution) {
+                                                 ANeuralNetworksExecution** execution) try {
   ANNRT_REQUIRE(execution);
   *execution = nullptr;
   ANNRT_REQUIRE(compilation);
@@ -535,6 +601,7 @@ ANNRT_EXPORT int ANeuralNetworksExecution_create(ANeuralNetworksCompilation* com
   *execution = toC<ANeuralNetworksExecution>(std::make_shared<Execution>(c));
   return *execution ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksExecution_free(ANeuralNetworksExecution* execution) {
   ANNRT_TRACE_CALL(TracePhase::TERMINATION);
@@ -543,47 +610,52 @@ ANNRT_EXPORT void ANeuralNetworksExecution_free(ANeuralNetworksExecution* execut
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution* e, int32_t index,
                                                    const ANeuralNetworksOperandType* type,
-                                                   const void* buffer, size_t length) {
+                                                   const void* buffer, size_t length) try {
   ANNRT_TRACE_CALL(TracePhase::INPUT_OUTPUT);
   ANNRT_REQUIRE(e);
   if (buffer == nullptr && length != 0) ANNRT_REQUIRE(buffer);
   return toCode(__func__, execution(e).setArgument(true, index, type, buffer, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution* e,
                                                              int32_t index,
                                                              const ANeuralNetworksOperandType* type,
                                                              const ANeuralNetworksMemory* memory,
-                                                             size_t offset, size_t length) {
+                                                             size_t offset, size_t length) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(memory);
   return toCode(__func__, execution(e).setArgumentFromMemory(
                               true, index, type, object<Memory>(memory), offset, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution* e, int32_t index,
                                                     const ANeuralNetworksOperandType* type,
-                                                    void* buffer, size_t length) {
+                                                    void* buffer, size_t length) try {
   ANNRT_TRACE_CALL(TracePhase::INPUT_OUTPUT);
   ANNRT_REQUIRE(e);
   if (buffer == nullptr && length != 0) ANNRT_REQUIRE(buffer);
   return toCode(__func__, execution(e).setArgument(false, index, type, buffer, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setOutputFromMemory(
     ANeuralNetworksExecution* e, int32_t index, const ANeuralNetworksOperandType* type,
-    const ANeuralNetworksMemory* memory, size_t offset, size_t length) {
+    const ANeuralNetworksMemory* memory, size_t offset, size_t length) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(memory);
   return toCode(__func__, execution(e).setArgumentFromMemory(
                               false, index, type, object<Memory>(memory), offset, length));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* e) {
+ANNRT_EXPORT int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* e) try {
   ANNRT_TRACE_CALL(TracePhase::EXECUTION);
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).compute());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 static int start(const char* function, ANeuralNetworksExecution* e,
                  std::vector<const Event*> dependencies, uint64_t duration, bool fenced,
@@ -595,16 +667,17 @@ static int start(const char* function, ANeuralNetworksExecution* e,
 }
 
 ANNRT_EXPORT int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution* e,
-                                                       ANeuralNetworksEvent** event) {
+                                                       ANeuralNetworksEvent** event) try {
   ANNRT_REQUIRE(event);
   *event = nullptr;
   ANNRT_REQUIRE(e);
   return start(__func__, e, {}, 0, false, event);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_startComputeWithDependencies(
     ANeuralNetworksExecution* e, const ANeuralNetworksEvent* const* dependencies,
-    uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent** event) {
+    uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent** event) try {
   ANNRT_REQUIRE(event);
   *event = nullptr;
   ANNRT_REQUIRE(e);
@@ -616,15 +689,18 @@ ANNRT_EXPORT int ANeuralNetworksExecution_startComputeWithDependencies(
   }
   return start(__func__, e, std::move(waitFor), duration, true, event);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution* e,
-                                                           bool measure) {
+                                                           bool measure) try {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).setMeasureTiming(measure));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution* e,
-                                                      int32_t durationCode, uint64_t* duration) {
+                                                      int32_t durationCode,
+                                                      uint64_t* duration) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(duration);
   auto result = object<Execution>(e)->duration(durationCode);
@@ -636,32 +712,38 @@ ANNRT_EXPORT int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecu
   *duration = *result;
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setTimeout(ANeuralNetworksExecution* e,
-                                                     uint64_t duration) {
+                                                     uint64_t duration) try {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).setTimeout(duration));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution* e,
-                                                         uint64_t duration) {
+                                                         uint64_t duration) try {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).setLoopTimeout(duration));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
-ANNRT_EXPORT int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* e, bool reusable) {
+ANNRT_EXPORT int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* e,
+                                                      bool reusable) try {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).setReusable(reusable));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution* e,
-                                                                      bool enable) {
+                                                                      bool enable) try {
   ANNRT_REQUIRE(e);
   return toCode(__func__, execution(e).enableInputAndOutputPadding(enable));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_getOutputOperandRank(ANeuralNetworksExecution* e,
-                                                               int32_t index, uint32_t* rank) {
+                                                               int32_t index, uint32_t* rank) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(rank);
   auto shape = execution(e).outputShape(index);
@@ -669,10 +751,11 @@ ANNRT_EXPORT int ANeuralNetworksExecution_getOutputOperandRank(ANeuralNetworksEx
   *rank = static_cast<uint32_t>(shape->dims.size());
   return shape->isSufficient ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_getOutputOperandDimensions(ANeuralNetworksExecution* e,
                                                                      int32_t index,
-                                                                     uint32_t* dimensions) {
+                                                                     uint32_t* dimensions) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(dimensions);
   ANNRT_TRACE_CALL(TracePhase::RESULTS);
@@ -685,20 +768,22 @@ ANNRT_EXPORT int ANeuralNetworksExecution_getOutputOperandDimensions(ANeuralNetw
   std::copy(shape->dims.begin(), shape->dims.end(), dimensions);
   return shape->isSufficient ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksExecution_addExtensionAttribute(
     ANeuralNetworksExecution* e, const char* extensionName, uint16_t attributeCodeWithinExtension,
-    const void* data, size_t length) {
+    const void* data, size_t length) try {
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(extensionName);
   if (data == nullptr && length > 0) return unexpectedNull(__func__, "data");
   return toCode(__func__, execution(e).addExtensionAttribute(extensionName));
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 // ---- Bursts ----
 
 ANNRT_EXPORT int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compilation,
-                                             ANeuralNetworksBurst** burst) {
+                                             ANeuralNetworksBurst** burst) try {
   ANNRT_REQUIRE(burst);
   *burst = nullptr;
   ANNRT_REQUIRE(compilation);
@@ -709,13 +794,14 @@ ANNRT_EXPORT int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compila
   *burst = toC<ANeuralNetworksBurst>(std::make_shared<Burst>(c));
   return *burst ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksBurst_free(ANeuralNetworksBurst* burst) {
   freeHandle<Burst>(burst);
 }
 
 ANNRT_EXPORT int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution* e,
-                                                       ANeuralNetworksBurst* burst) {
+                                                       ANeuralNetworksBurst* burst) try {
   ANNRT_TRACE_CALL(TracePhase::EXECUTION);
   ANNRT_REQUIRE(e);
   ANNRT_REQUIRE(burst);
@@ -731,22 +817,24 @@ ANNRT_EXPORT int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution*
   }
   return toCode(__func__, execution(e).compute());
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 // ---- Events ----
 
-ANNRT_EXPORT int ANeuralNetworksEvent_wait(ANeuralNetworksEvent* event) {
+ANNRT_EXPORT int ANeuralNetworksEvent_wait(ANeuralNetworksEvent* event) try {
   ANNRT_TRACE_CALL(TracePhase::EXECUTION);
   ANNRT_REQUIRE(event);
   const ErrorCode status = reinterpret_cast<Event*>(event)->wait();
   return static_cast<int>(status);
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT void ANeuralNetworksEvent_free(ANeuralNetworksEvent* event) {
   delete reinterpret_cast<Event*>(event);
 }
 
 ANNRT_EXPORT int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd,
-                                                            ANeuralNetworksEvent** event) {
+                                                            ANeuralNetworksEvent** event) try {
   ANNRT_REQUIRE(event);
   *event = nullptr;
   auto created = Event::fromSyncFence(sync_fence_fd);
@@ -754,9 +842,10 @@ ANNRT_EXPORT int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd,
   *event = reinterpret_cast<ANeuralNetworksEvent*>(std::move(created).value().release());
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY
 
 ANNRT_EXPORT int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent* event,
-                                                     int* sync_fence_fd) {
+                                                     int* sync_fence_fd) try {
   ANNRT_REQUIRE(sync_fence_fd);
   *sync_fence_fd = -1;
   ANNRT_REQUIRE(event);
@@ -765,3 +854,4 @@ ANNRT_EXPORT int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent*
   *sync_fence_fd = *fd;
   return ANEURALNETWORKS_NO_ERROR;
 }
+ANNRT_CATCH_OUT_OF_MEMORY

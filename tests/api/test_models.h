@@ -168,6 +168,52 @@ inline Model oemAndFloorModel() {
   return built(b);
 }
 
+// ---- Control flow ----
+
+// A WHILE model with the subgraphs it refers to (kept alive alongside it).
+struct WhileLoop {
+  Model condition;
+  Model body;
+  Model main;
+};
+
+// y = x + iterations (float32 of `dims`): a WHILE loop over (x, counter) whose
+// body adds 1 to x and `counterStep` to the counter (float32 [1], from 0) and
+// whose condition is counter < iterations. A counterStep of 0 never ends.
+inline WhileLoop whileLoopModel(const std::vector<uint32_t>& dims, float iterations,
+                                float counterStep = 1.0f) {
+  const std::vector<uint32_t> one = {1};
+  WhileLoop loop;
+  {
+    client::GraphBuilder b;
+    const uint32_t x = b.addTensor(dims), counter = b.addTensor(one);
+    const uint32_t more = b.addTensor(one, {ANEURALNETWORKS_TENSOR_BOOL8});
+    b.addOperation(ANEURALNETWORKS_LESS, {counter, b.addFloatConstant(one, {iterations})}, {more});
+    b.finish({x, counter}, {more});
+    loop.condition = built(b);
+  }
+  {
+    client::GraphBuilder b;
+    const uint32_t x = b.addTensor(dims), counter = b.addTensor(one);
+    const uint32_t nextX = b.addTensor(dims), nextCounter = b.addTensor(one);
+    b.addOperation(ANEURALNETWORKS_ADD, {x, b.addFloatConstant(one, {1.0f}), b.addInt32Scalar(0)},
+                   {nextX});
+    b.addOperation(ANEURALNETWORKS_ADD,
+                   {counter, b.addFloatConstant(one, {counterStep}), b.addInt32Scalar(0)},
+                   {nextCounter});
+    b.finish({x, counter}, {nextX, nextCounter});
+    loop.body = built(b);
+  }
+  client::GraphBuilder b;
+  const uint32_t condition = b.addSubgraph(loop.condition.get());
+  const uint32_t body = b.addSubgraph(loop.body.get());
+  const uint32_t x = b.addTensor(dims), y = b.addTensor(dims);
+  b.addOperation(ANEURALNETWORKS_WHILE, {condition, body, x, b.addFloatConstant(one, {0.0f})}, {y});
+  b.finish({x}, {y});
+  loop.main = built(b);
+  return loop;
+}
+
 // ---- Devices, compilations, executions ----
 
 inline ANeuralNetworksDevice* deviceAt(uint32_t index) {
@@ -197,6 +243,16 @@ inline Compilation compileForDevice(ANeuralNetworksModel* model, bool finish = t
   EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &compilation),
             ANEURALNETWORKS_NO_ERROR);
   return finishIf(compilation, finish);
+}
+
+// A compilation for exactly `devices`, finished.
+inline Compilation compileForDevices(ANeuralNetworksModel* model,
+                                     const std::vector<const ANeuralNetworksDevice*>& devices) {
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(
+                model, devices.data(), static_cast<uint32_t>(devices.size()), &compilation),
+            ANEURALNETWORKS_NO_ERROR);
+  return finishIf(compilation, compilation != nullptr);
 }
 
 inline Execution newExecution(ANeuralNetworksCompilation* compilation) {

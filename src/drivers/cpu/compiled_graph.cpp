@@ -90,6 +90,10 @@ Result<xnn_runtime_t> CompiledGraph::createRuntime(pthreadpool_t pool,
   ANNRT_RETURN_IF_ERROR(
       checkXnn(xnn_create_runtime_v2(subgraph.get(), pool, runtimeFlags(*model_), &runtime),
                "xnn_create_runtime_v2"));
+  // Debian's XNNPACK (2022-02) reports success but gives no runtime when it
+  // cannot allocate the workspace of the intermediate tensors.
+  ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, runtime != nullptr,
+                   "XNNPACK could not allocate the runtime's workspace");
   constants_.push_back(context.takeConstants());
   return runtime;
 }

@@ -94,6 +94,13 @@ ExecutionOutcome CpuPreparedModel::execute(const Request& request,
     return outcome;
   };
   std::lock_guard lock(mutex_);
+  // A run is not interrupted once started, but one whose deadline passed
+  // before it could start (waiting here for another execution of this model,
+  // under load) is refused, with AOSP's sample driver's code for that case.
+  if (options.deadline && Clock::now() >= *options.deadline) {
+    return fail({ErrorCode::MISSED_DEADLINE_PERSISTENT,
+                 "annrt-cpu: the execution deadline passed before the run started"});
+  }
   Result<std::vector<void*>> outputs = outputBuffers(request, outcome);
   if (!outputs.ok()) return fail(outputs.error());
   Result<std::vector<const void*>> inputs = inputBuffers(request);
