@@ -164,7 +164,7 @@ Result<std::vector<uint8_t>> HostServer::prepare(abi::Message& message) {
   ANNRT_RETURN_IF_ERROR(in.finish("PREPARE"));
   ANNRT_ASSIGN_OR_RETURN(auto prepared, (*d)->prepareModel(std::move(model), options));
   const uint64_t id = nextId_++;
-  prepared_[id] = {std::move(prepared), nullptr};
+  prepared_[id] = {std::move(prepared), nullptr, {}};
   WireWriter out;
   out.put<int32_t>(0);
   out.putString("");

@@ -74,7 +74,9 @@ Model ifModel(ANeuralNetworksModel* thenBranch, ANeuralNetworksModel* elseBranch
   EXPECT_OK(
       ANeuralNetworksModel_addOperation(model.get(), ANEURALNETWORKS_IF, 4, inputs.data(), 1, &y));
   EXPECT_OK(ANeuralNetworksModel_identifyInputsAndOutputs(model.get(), 1, &x, 1, &y));
-  if (finish) EXPECT_OK(ANeuralNetworksModel_finish(model.get()));
+  if (finish) {
+    EXPECT_OK(ANeuralNetworksModel_finish(model.get()));
+  }
   return model;
 }
 
