@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -57,7 +58,8 @@ struct CacheCounts {
 };
 
 // The counters the runtime wrote as the last compilation was freed.
-CacheCounts countsOf(const std::string& device) {
+// Since the process started (the runtime's counters are cumulative).
+CacheCounts cumulativeCountsOf(const std::string& device) {
   std::ifstream in(statsPath().str());
   const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
   if (stats.is_discarded() || !stats.contains("devices") || !stats["devices"].contains(device)) {
@@ -152,6 +154,17 @@ class CompilationCachePlanTest : public ::testing::Test {
     ASSERT_NE(reference_, nullptr);
     ASSERT_EQ(model_.run({reference_}, "", 0, &expected_), 0);
     fs::create_directories(dir_.str());
+    for (const char* device : {"annrt-cpu", "sample-float-fast", "sample-abi10"}) {
+      baseline_[device] = cumulativeCountsOf(device);
+    }
+  }
+
+  // Since this test started, so that tests sharing a process (the binary run
+  // alone rather than a case per process by ctest) do not see each other's.
+  CacheCounts countsOf(const std::string& device) {
+    const CacheCounts now = cumulativeCountsOf(device);
+    const CacheCounts& before = baseline_[device];
+    return {now.hits - before.hits, now.misses - before.misses};
   }
 
   // Corrupts every entry of dir_ by flipping one byte at `offsetFromEnd`.
@@ -168,6 +181,7 @@ class CompilationCachePlanTest : public ::testing::Test {
   ConvFloorConv model_;
   const ANeuralNetworksDevice* reference_ = nullptr;
   std::vector<float> expected_;
+  std::map<std::string, CacheCounts> baseline_;
   const TempPath dir_{"annrt_cache_plan_dir"};
 };
 
