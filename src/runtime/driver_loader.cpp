@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/log.h"
+#include "common/sanitizers.h"
 #include "driver_abi/driver_library.h"
 #include "driver_abi/isolated_device.h"
 #include "driver_abi/plugin_device.h"
@@ -112,6 +113,12 @@ abi::HostSettings hostSettings(const std::string& library) {
   settings.timeout = std::chrono::milliseconds(
       environmentNumber("ANNRT_DRIVER_HOST_TIMEOUT_MS", kDefaultHostTimeoutMs));
   settings.memoryMb = environmentNumber("ANNRT_DRIVER_HOST_MEMORY_MB", kDefaultHostMemoryMb);
+  if (kAddressSpaceSanitized && settings.memoryMb > 0) {
+    logInfo(
+        "annrt-driver-host runs without its memory limit in this sanitizer build (the "
+        "sanitizer's shadow memory needs the address space)");
+    settings.memoryMb = 0;
+  }
   return settings;
 }
 

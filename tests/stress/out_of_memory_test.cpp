@@ -15,16 +15,9 @@
 #include <array>
 #include <string>
 
-namespace {
+#include "common/sanitizers.h"
 
-// GCC defines __SANITIZE_*__; Clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-constexpr bool kSanitized = __has_feature(address_sanitizer) || __has_feature(thread_sanitizer);
-#else
-constexpr bool kSanitized = false;
-#endif
+namespace {
 
 struct ChildResult {
   int status = -1;
@@ -61,7 +54,7 @@ ChildResult runChild(const std::string& device) {
 class OutOfMemoryTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OutOfMemoryTest, TooLargeAModelGivesOutOfMemoryAndTheProcessGoesOn) {
-  if (kSanitized) {
+  if (annrt::kAddressSpaceSanitized) {
     // ASan and TSan reserve terabytes of shadow address space at start-up, so
     // no RLIMIT_AS cap leaves them room to run.
     GTEST_SKIP() << "RLIMIT_AS cannot cap a sanitized process";
