@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -118,9 +119,10 @@ TestCase parseTestCase(const json& j) {
 void loadFile(const std::filesystem::path& path, std::vector<TestCase>* cases) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(fmt::format("cannot open {}", path.string()));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
-    const json file = json::parse(in);
-    for (const json& entry : file) cases->push_back(parseTestCase(entry));
+    std::vector<TestCase> parsed = parseTestCases(text);
+    std::move(parsed.begin(), parsed.end(), std::back_inserter(*cases));
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
   }
@@ -147,6 +149,14 @@ bool isPlaceholderAdd(const Subgraph& subgraph, const Operation& operation) {
 }
 
 }  // namespace
+
+std::vector<TestCase> parseTestCases(std::string_view text) {
+  const json file = json::parse(text);
+  if (!file.is_array()) throw std::runtime_error("a case file is a JSON array of cases");
+  std::vector<TestCase> cases;
+  for (const json& entry : file) cases.push_back(parseTestCase(entry));
+  return cases;
+}
 
 std::vector<std::string> versionDirectories(bool includeExperimental) {
   std::vector<std::string> dirs = {"V1_0",          "V1_1",    "V1_2",   "V1_3",
