@@ -15,7 +15,7 @@ rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
 "$fuzzer" "${flags[@]}" -max_total_time="$seconds" -artifact_prefix="$work/artifacts/" \
   "$work/corpus" "$seeds" 2>"$work/log" || { tail -n 60 "$work/log"; exit 1; }
-grep -E '^#[0-9]+ +(INITED|DONE)|^stat::number_of_executed_units|^Done' "$work/log" || true
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::number_of_executed_units|^Done' "$work/log" || true
 mapfile -t inputs < <(find "$regressions" -type f ! -name '.*' 2>/dev/null | sort)
 if [ ${#inputs[@]} -gt 0 ]; then
   "$fuzzer" "${flags[@]}" "${inputs[@]}" >"$work/replay.log" 2>&1 || {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/exported_device.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "driver_abi/abi_model.h"
@@ -226,6 +228,16 @@ int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
     }
   }
   Request converted{std::move(inputs).value(), std::move(outputs).value()};
+  // Devices index the request by the model's inputs and outputs.
+  const Subgraph& main = prepared->model->main;
+  if (converted.inputs.size() != main.inputIndexes.size() ||
+      converted.outputs.size() != main.outputIndexes.size()) {
+    writeMessage(message,
+                 fmt::format("the request has {} inputs and {} outputs, the model {} and {}",
+                             converted.inputs.size(), converted.outputs.size(),
+                             main.inputIndexes.size(), main.outputIndexes.size()));
+    return static_cast<int32_t>(ErrorCode::BAD_DATA);
+  }
   ExecutionOptions executionOptions;
   executionOptions.measureTiming = options->measureTiming;
   executionOptions.profileOperations = options->profileOperations;

@@ -98,5 +98,33 @@ TEST_F(AbiModelTest, NullDimensionsIsBadData) {
   EXPECT_EQ(prepare(), ANEURALNETWORKS_BAD_DATA);
 }
 
+// fuzz/regressions/fuzz_abi_model/request-without-inputs: the reference
+// device read request.inputs[0] of an empty request.
+TEST_F(AbiModelTest, RequestOfOtherArgumentCountIsBadData) {
+  const AnnrtDevice& device = exporter_.driver()->devices[0];
+  AnnrtPrepareOptions options{};
+  options.size = sizeof(options);
+  options.deadlineNs = -1;
+  AnnrtPreparedModel* prepared = nullptr;
+  AnnrtMessage message{};
+  ASSERT_EQ(device.prepare(device.context, &abi_, &options, &prepared, &message), 0);
+  std::vector<float> output(4);
+  const AnnrtArgument outputs[] = {
+      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  const AnnrtRequest request{0, nullptr, 1, outputs};
+  AnnrtExecuteOptions executeOptions{};
+  executeOptions.size = sizeof(executeOptions);
+  executeOptions.deadlineNs = -1;
+  const AnnrtResultSink sink{nullptr,
+                             [](AnnrtExecuteResult*, uint32_t, uint32_t, const uint32_t*, bool) {},
+                             [](AnnrtExecuteResult*, uint64_t, uint64_t) {},
+                             [](AnnrtExecuteResult*, uint32_t, uint64_t) {}};
+  EXPECT_EQ(device.execute(prepared, &request, &executeOptions, &sink, &message),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(std::string(message.text).find("the request has 0 inputs"), std::string::npos)
+      << message.text;
+  device.release(prepared);
+}
+
 }  // namespace
 }  // namespace annrt::abi
