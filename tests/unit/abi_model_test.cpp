@@ -35,8 +35,9 @@ class AbiModelTest : public ::testing::Test {
     operations_[0].inputs = inputs_.data();
   }
 
-  // prepare's result code, its message in `message`.
-  int32_t prepare(std::string* message = nullptr) {
+  // prepare's result code, its message in `message`; the prepared model in
+  // `kept` if given, else released.
+  int32_t prepare(std::string* message = nullptr, AnnrtPreparedModel** kept = nullptr) {
     const AnnrtDevice& device = exporter_.driver()->devices[0];
     AnnrtPrepareOptions options{};
     options.size = sizeof(options);
@@ -44,7 +45,11 @@ class AbiModelTest : public ::testing::Test {
     AnnrtPreparedModel* prepared = nullptr;
     AnnrtMessage text{};
     const int32_t code = device.prepare(device.context, &abi_, &options, &prepared, &text);
-    if (prepared) device.release(prepared);
+    if (kept) {
+      *kept = prepared;
+    } else if (prepared) {
+      device.release(prepared);
+    }
     if (message) *message = text.text;
     return code;
   }
@@ -102,12 +107,9 @@ TEST_F(AbiModelTest, NullDimensionsIsBadData) {
 // device read request.inputs[0] of an empty request.
 TEST_F(AbiModelTest, RequestOfOtherArgumentCountIsBadData) {
   const AnnrtDevice& device = exporter_.driver()->devices[0];
-  AnnrtPrepareOptions options{};
-  options.size = sizeof(options);
-  options.deadlineNs = -1;
   AnnrtPreparedModel* prepared = nullptr;
+  ASSERT_EQ(prepare(nullptr, &prepared), 0);
   AnnrtMessage message{};
-  ASSERT_EQ(device.prepare(device.context, &abi_, &options, &prepared, &message), 0);
   std::vector<float> output(4);
   const AnnrtArgument outputs[] = {
       {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
