@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds annrt (Release, then ASan+UBSan) and runs every
-# test in both builds, the tests of threads under TSan (scripts/run-tsan.sh)
-# between them, and the aarch64 tests under qemu-user last. This is what
-# .ci/run runs.
+# Installs dependencies, builds annrt (Release, then ASan+UBSan with clang and
+# the fuzzers) and runs every test in both builds (the fuzzers 30 s each),
+# the tests of threads under TSan (scripts/run-tsan.sh) between them, and
+# the aarch64 tests under qemu-user last. This is what .ci/run runs.
 #
 # The downloads that only later phases need (PyTorch for tests/pytorch, the
 # aarch64 cross compiler, qemu and sysroot) run in the background while the
@@ -61,12 +61,16 @@ phase "Release tests"
 if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
   "$root/scripts/run-tsan.sh" "$root/build-tsan"
   phase "TSan build and tests"
-  CMAKE_BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" "$root/build-asan" \
-    -DANNRT_SANITIZE=address,undefined -DANNRT_BUILD_BENCHMARKS=OFF
+  # Built with clang so that the same build has the libFuzzer targets
+  # (fuzz/, docs/fuzzing.md): each runs ANNRT_FUZZ_SECONDS over its seeds,
+  # then replays its regressions, beside the other tests.
+  CC=clang-16 CXX=clang++-16 CMAKE_BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" \
+    "$root/build-asan" -DANNRT_SANITIZE=address,undefined -DANNRT_BUILD_BENCHMARKS=OFF \
+    -DANNRT_BUILD_FUZZERS=ON
   phase "ASan+UBSan build"
   (cd "$root/build-asan" && \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j"$(nproc)")
+    ANNRT_FUZZ_SECONDS="${ANNRT_FUZZ_SECONDS:-30}" ctest --output-on-failure -j"$(nproc)")
   phase "ASan+UBSan tests"
 fi
 

@@ -16,6 +16,7 @@ build_packages=(
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   python3 python3-dev python3-numpy pybind11-dev
   clang-format clang-tidy binutils
+  clang-16 libclang-rt-16-dev
 )
 test_packages=(python3-torch python3-pytest)
 case "$group" in

@@ -26,6 +26,64 @@ int32_t abiLifetime(Lifetime lifetime) {
   }
 }
 
+bool knownLifetime(int32_t lifetime) {
+  switch (lifetime) {
+    case ANNRT_LIFETIME_TEMPORARY_VARIABLE:
+    case ANNRT_LIFETIME_SUBGRAPH_INPUT:
+    case ANNRT_LIFETIME_SUBGRAPH_OUTPUT:
+    case ANNRT_LIFETIME_CONSTANT:
+    case ANNRT_LIFETIME_NO_VALUE:
+    case ANNRT_LIFETIME_SUBGRAPH: return true;
+    default: return false;
+  }
+}
+
+Result<void> checkOperand(const AnnrtOperand& in, uint32_t index, uint32_t referencedCount) {
+  ANNRT_CHECK(knownLifetime(in.lifetime), "operand {}: unknown lifetime {}", index, in.lifetime);
+  ANNRT_CHECK(in.rank == 0 || in.dimensions != nullptr, "operand {}: null dimensions", index);
+  ANNRT_CHECK(in.scaleCount == 0 || in.scales != nullptr, "operand {}: null scales", index);
+  ANNRT_CHECK(in.extensionDataLength == 0 || in.extensionData != nullptr,
+              "operand {}: null extension data", index);
+  if (in.lifetime == ANNRT_LIFETIME_CONSTANT) {
+    ANNRT_CHECK(in.length == 0 || in.data != nullptr, "operand {}: null constant data", index);
+  }
+  if (in.lifetime == ANNRT_LIFETIME_SUBGRAPH) {
+    ANNRT_CHECK(in.subgraph < referencedCount, "operand {}: subgraph {} of {}", index, in.subgraph,
+                referencedCount);
+  }
+  return {};
+}
+
+Result<void> checkIndexes(const uint32_t* indexes, uint32_t count, uint32_t operandCount,
+                          const char* what) {
+  ANNRT_CHECK(count == 0 || indexes != nullptr, "null {} list", what);
+  for (uint32_t i = 0; i < count; ++i) {
+    ANNRT_CHECK(indexes[i] < operandCount, "{} {} is operand {} of {}", what, i, indexes[i],
+                operandCount);
+  }
+  return {};
+}
+
+// What every conversion below relies on: the runtime only sends models it
+// has validated, but a driver must not crash on a malformed one (another
+// runtime, a bug) either.
+Result<void> checkSubgraph(const AnnrtSubgraph& s, uint32_t referencedCount) {
+  ANNRT_CHECK(s.operandCount == 0 || s.operands != nullptr, "null operand array");
+  ANNRT_CHECK(s.operationCount == 0 || s.operations != nullptr, "null operation array");
+  for (uint32_t i = 0; i < s.operandCount; ++i) {
+    ANNRT_RETURN_IF_ERROR(checkOperand(s.operands[i], i, referencedCount));
+  }
+  for (uint32_t i = 0; i < s.operationCount; ++i) {
+    const AnnrtOperation& operation = s.operations[i];
+    ANNRT_RETURN_IF_ERROR(
+        checkIndexes(operation.inputs, operation.inputCount, s.operandCount, "operation input"));
+    ANNRT_RETURN_IF_ERROR(
+        checkIndexes(operation.outputs, operation.outputCount, s.operandCount, "operation output"));
+  }
+  ANNRT_RETURN_IF_ERROR(checkIndexes(s.inputs, s.inputCount, s.operandCount, "subgraph input"));
+  return checkIndexes(s.outputs, s.outputCount, s.operandCount, "subgraph output");
+}
+
 Subgraph subgraphFromAbi(const AnnrtSubgraph& source, Model& model) {
   Subgraph subgraph;
   for (uint32_t i = 0; i < source.operandCount; ++i) {
@@ -119,7 +177,17 @@ AnnrtSubgraph AbiModelView::convert(const Model& model, const Subgraph& subgraph
           static_cast<uint32_t>(subgraph.outputIndexes.size()), subgraph.outputIndexes.data()};
 }
 
-std::shared_ptr<Model> modelFromAbi(const AnnrtModel& source) {
+Result<std::shared_ptr<Model>> modelFromAbi(const AnnrtModel& source) {
+  ANNRT_CHECK(source.referencedCount == 0 || source.referenced != nullptr,
+              "null referenced subgraph array");
+  ANNRT_CHECK(source.extensionCount == 0 || source.extensions != nullptr, "null extension array");
+  for (uint32_t i = 0; i < source.extensionCount; ++i) {
+    ANNRT_CHECK(source.extensions[i].name != nullptr, "extension {} has no name", i);
+  }
+  ANNRT_RETURN_IF_ERROR(checkSubgraph(source.main, source.referencedCount));
+  for (uint32_t i = 0; i < source.referencedCount; ++i) {
+    ANNRT_RETURN_IF_ERROR(checkSubgraph(source.referenced[i], source.referencedCount));
+  }
   auto model = std::make_shared<Model>();
   model->main = subgraphFromAbi(source.main, *model);
   for (uint32_t i = 0; i < source.referencedCount; ++i) {

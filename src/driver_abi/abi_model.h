@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/model.h"
+#include "common/result.h"
 
 namespace annrt::abi {
 
@@ -37,7 +38,10 @@ class AbiModelView {
   AnnrtModel model_{};
 };
 
-// A Model whose constants point into `model`'s data.
-std::shared_ptr<Model> modelFromAbi(const AnnrtModel& model);
+// A Model whose constants point into `model`'s data; BAD_DATA when an index
+// is out of range or a pointer is null where its count needs one (what the
+// ABI's structures can get wrong; whether the model is a valid NNAPI model
+// is the device's to check, as for models the runtime built).
+Result<std::shared_ptr<Model>> modelFromAbi(const AnnrtModel& model);
 
 }  // namespace annrt::abi

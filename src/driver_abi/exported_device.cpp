@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/exported_device.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "driver_abi/abi_model.h"
@@ -114,8 +116,9 @@ int32_t getCapabilities(void* context, AnnrtCapabilities* out) {
 }
 
 int32_t getSupportedOperations(void* context, const AnnrtModel* model, bool* supported) {
-  const std::shared_ptr<Model> converted = modelFromAbi(*model);
-  const std::vector<bool> flags = exportedOf(context)->device->supportedOperations(*converted);
+  const auto converted = modelFromAbi(*model);
+  if (!converted.ok()) return static_cast<int32_t>(converted.error().code);
+  const std::vector<bool> flags = exportedOf(context)->device->supportedOperations(**converted);
   for (size_t i = 0; i < model->main.operationCount; ++i) {
     supported[i] = i < flags.size() && flags[i];
   }
@@ -148,22 +151,35 @@ int32_t handOver(Result<std::shared_ptr<PreparedModel>> result,
   return 0;
 }
 
+// The model as the device's C++ interface takes it, or the error written
+// into `message`.
+Result<std::shared_ptr<const Model>> convertModel(const AnnrtModel& model, AnnrtMessage* message) {
+  auto converted = modelFromAbi(model);
+  if (!converted.ok()) {
+    writeMessage(message, converted.error().message);
+    return converted.takeError();
+  }
+  return std::shared_ptr<const Model>(std::move(converted).value());
+}
+
 int32_t prepare(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
                 AnnrtPreparedModel** prepared, AnnrtMessage* message) {
-  std::shared_ptr<const Model> converted = modelFromAbi(*model);
-  auto result = exportedOf(context)->device->prepareModel(converted, fromAbi(*options));
-  return handOver(std::move(result), std::move(converted), prepared, message);
+  auto converted = convertModel(*model, message);
+  if (!converted.ok()) return static_cast<int32_t>(converted.error().code);
+  auto result = exportedOf(context)->device->prepareModel(*converted, fromAbi(*options));
+  return handOver(std::move(result), std::move(converted).value(), prepared, message);
 }
 
 int32_t prepareFromCache(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
                          const void* data, size_t length, AnnrtPreparedModel** prepared,
                          AnnrtMessage* message) {
-  std::shared_ptr<const Model> converted = modelFromAbi(*model);
+  auto converted = convertModel(*model, message);
+  if (!converted.ok()) return static_cast<int32_t>(converted.error().code);
   const CachedBytes cached{std::shared_ptr<const void>(data, keepNothing),
                            {static_cast<const uint8_t*>(data), length}};
   auto result =
-      exportedOf(context)->device->prepareModelFromCache(converted, cached, fromAbi(*options));
-  return handOver(std::move(result), std::move(converted), prepared, message);
+      exportedOf(context)->device->prepareModelFromCache(*converted, cached, fromAbi(*options));
+  return handOver(std::move(result), std::move(converted).value(), prepared, message);
 }
 
 // The runtime's AnnrtCacheWriter as the device's CacheWriter.
@@ -188,10 +204,12 @@ int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
   return 0;
 }
 
-std::vector<RequestArgument> fromAbi(const AnnrtArgument* arguments, uint32_t count) {
+Result<std::vector<RequestArgument>> fromAbi(const AnnrtArgument* arguments, uint32_t count) {
+  ANNRT_CHECK(count == 0 || arguments != nullptr, "null argument array");
   std::vector<RequestArgument> result;
   for (uint32_t i = 0; i < count; ++i) {
     const AnnrtArgument& a = arguments[i];
+    ANNRT_CHECK(a.rank == 0 || a.dimensions != nullptr, "argument {}: null dimensions", i);
     result.push_back({a.omitted, static_cast<uint8_t*>(a.data), a.length,
                       std::vector<uint32_t>(a.dimensions, a.dimensions + a.rank)});
   }
@@ -201,8 +219,25 @@ std::vector<RequestArgument> fromAbi(const AnnrtArgument* arguments, uint32_t co
 int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
                 const AnnrtExecuteOptions* options, const AnnrtResultSink* sink,
                 AnnrtMessage* message) {
-  Request converted{fromAbi(request->inputs, request->inputCount),
-                    fromAbi(request->outputs, request->outputCount)};
+  auto inputs = fromAbi(request->inputs, request->inputCount);
+  auto outputs = fromAbi(request->outputs, request->outputCount);
+  for (const auto* arguments : {&inputs, &outputs}) {
+    if (!arguments->ok()) {
+      writeMessage(message, arguments->error().message);
+      return static_cast<int32_t>(arguments->error().code);
+    }
+  }
+  Request converted{std::move(inputs).value(), std::move(outputs).value()};
+  // Devices index the request by the model's inputs and outputs.
+  const Subgraph& main = prepared->model->main;
+  if (converted.inputs.size() != main.inputIndexes.size() ||
+      converted.outputs.size() != main.outputIndexes.size()) {
+    writeMessage(message,
+                 fmt::format("the request has {} inputs and {} outputs, the model {} and {}",
+                             converted.inputs.size(), converted.outputs.size(),
+                             main.inputIndexes.size(), main.outputIndexes.size()));
+    return static_cast<int32_t>(ErrorCode::BAD_DATA);
+  }
   ExecutionOptions executionOptions;
   executionOptions.measureTiming = options->measureTiming;
   executionOptions.profileOperations = options->profileOperations;

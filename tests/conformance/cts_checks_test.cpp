@@ -198,18 +198,17 @@ TEST(CtsTransform, MainOperationSkipsPlaceholderAdds) {
   EXPECT_EQ(mainOperationName(testCase), "ADD");
 }
 
-TEST(CtsLoader, LoadsTheReadmeFormat) {
-  const annrt::test::TempPath loaderDir("annrt_cts_loader_test");
-  const std::filesystem::path dir = loaderDir.str();
-  std::filesystem::create_directories(dir / "V1_0");
-  std::ofstream(dir / "V1_0" / "one.json") << R"([{"name":"one","spec":"V1_0/one.mod.py",
+// A case in the README's format whose per-channel int8 weights are
+// `weights` (a JSON array).
+std::string oneCase(const std::string& weights) {
+  std::string text = R"([{"name":"one","spec":"V1_0/one.mod.py",
     "versionDir":"V1_0","minFeatureLevel":27,"isRelaxed":false,"expectFailure":false,
     "expectedMultinomialDistributionTolerance":0.0,
     "main":{"operands":[{"name":"a","type":3,"dimensions":[2],"scale":0.0,"zeroPoint":0,
       "lifetime":"SUBGRAPH_INPUT","lifetimeCode":1,"channelQuant":null,"isIgnored":false,
       "data":[1.0,2.0]},{"name":"w","type":11,"dimensions":[2],"scale":0.0,"zeroPoint":0,
       "lifetime":"CONSTANT_REFERENCE","lifetimeCode":4,
-      "channelQuant":{"channelDim":0,"scales":[0.5,0.25]},"isIgnored":false,"data":[1,2]}],
+      "channelQuant":{"channelDim":0,"scales":[0.5,0.25]},"isIgnored":false,"data":WEIGHTS}],
       "operations":[{"type":0,"typeName":"ADD","inputs":[0,1],"outputs":[0]}],
       "inputIndexes":[0],"outputIndexes":[0]},"referenced":[],
     "harness":{"GeneratedTests":true,"DynamicOutputShapeTest":true},
@@ -217,6 +216,15 @@ TEST(CtsLoader, LoadsTheReadmeFormat) {
       "int32":{"atol":1,"rtol":0},"quant8Asymm":{"atol":1,"rtol":0},
       "quant8AsymmSigned":{"atol":1,"rtol":0},"quant8Symm":{"atol":1,"rtol":0},
       "quant16Asymm":{"atol":1,"rtol":0},"quant16Symm":{"atol":1,"rtol":0}}}])";
+  text.replace(text.find("WEIGHTS"), 7, weights);
+  return text;
+}
+
+TEST(CtsLoader, LoadsTheReadmeFormat) {
+  const annrt::test::TempPath loaderDir("annrt_cts_loader_test");
+  const std::filesystem::path dir = loaderDir.str();
+  std::filesystem::create_directories(dir / "V1_0");
+  std::ofstream(dir / "V1_0" / "one.json") << oneCase("[1,2]");
   const std::vector<TestCase> cases = loadTestCases(dir, false);
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].name, "one");
@@ -227,6 +235,20 @@ TEST(CtsLoader, LoadsTheReadmeFormat) {
   EXPECT_EQ(weights.lifetime, Lifetime::kConstantReference);
   ASSERT_TRUE(weights.channelQuant);
   EXPECT_EQ(weights.channelQuant->scales, (std::vector<float>{0.5f, 0.25f}));
+}
+
+// fuzz/regressions/fuzz_cts_reader/int8-value-out-of-range: converting 170
+// into an int8 buffer was undefined behaviour; such a file is malformed.
+TEST(CtsLoader, RejectsDataOutsideTheOperandType) {
+  EXPECT_EQ(parseTestCases(oneCase("[-128,127]")).size(), 1u);
+  for (const char* weights : {"[170]", "[-129]", "[1e300]"}) {
+    try {
+      parseTestCases(oneCase(weights));
+      ADD_FAILURE() << weights << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("does not fit type 11"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // The suite's size (README: 9,602 cases, 228 of them experimental).

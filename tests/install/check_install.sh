@@ -53,6 +53,11 @@ fi
 unset LD_LIBRARY_PATH
 client_flags=()
 if [ -n "$sanitize" ]; then client_flags=("-fsanitize=$sanitize"); fi
+# clang links a C program without the C++ half of the UBSan runtime, which
+# the C++ library's checks call into, nor the libstdc++ that half needs.
+if [ -n "$sanitize" ] && "$cc" --version 2>/dev/null | grep -q clang; then
+  client_flags+=(-fsanitize-link-c++-runtime -Wl,--push-state,--no-as-needed -lstdc++ -Wl,--pop-state)
+fi
 
 fail() {
   echo "check_install: FAILED: $*" >&2

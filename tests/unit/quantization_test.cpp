@@ -53,6 +53,19 @@ TEST(QuantizationTest, MultiplyMatchesRealArithmetic) {
   }
 }
 
+// fuzz/regressions/fuzz_nnapi_calls/add-quant8-shift-125: a quant8 ADD whose
+// input scales are 2^100 times its output scale shifted an int64 by 125
+// (UBSan, in the ASan+UBSan build; the plain build's shift happened to wrap
+// to the same 0).
+TEST(QuantizationTest, HugeLeftShiftsWrapToZero) {
+  for (const int exponent : {32, 62, 100, 125}) {
+    const QuantizedMultiplier m = quantizeMultiplier(std::ldexp(1.0, exponent));
+    ASSERT_GE(m.shift, 32);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(5, m), 0) << "2^" << exponent;
+  }
+  EXPECT_EQ(multiplyByQuantizedMultiplier(3, quantizeMultiplier(std::ldexp(1.0, 4))), 48);
+}
+
 TEST(QuantizationTest, ConvolutionMultiplierChecksBiasScale) {
   EXPECT_TRUE(convolutionMultiplier(0.5f, 0.25f, 0.125f, 1.0f).ok());
   EXPECT_FALSE(convolutionMultiplier(0.5f, 0.25f, 0.2f, 1.0f).ok());

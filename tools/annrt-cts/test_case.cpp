@@ -6,8 +6,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -22,6 +26,46 @@ Lifetime parseLifetime(const json& operand) {
     throw std::runtime_error(fmt::format("unknown lifetimeCode {}", code));
   }
   return static_cast<Lifetime>(code);
+}
+
+// The values a buffer of `type` can hold.
+std::pair<double, double> valueRange(int32_t type) {
+  switch (type) {
+    case kFloat32:
+    case kTensorFloat32:
+      return {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+    case kFloat16:
+    case kTensorFloat16: return {-65504.0, 65504.0};
+    case kInt32:
+    case kTensorInt32: return {INT32_MIN, INT32_MAX};
+    case kUint32: return {0, UINT32_MAX};
+    case kTensorQuant8Asymm:
+    case kBool:
+    case kTensorBool8: return {0, UINT8_MAX};
+    case kTensorQuant8SymmPerChannel:
+    case kTensorQuant8Symm:
+    case kTensorQuant8AsymmSigned: return {INT8_MIN, INT8_MAX};
+    case kTensorQuant16Asymm: return {0, UINT16_MAX};
+    case kTensorQuant16Symm: return {INT16_MIN, INT16_MAX};
+    default: return {0, 0};
+  }
+}
+
+// Data that do not fit the operand's type are a malformed file (converting
+// them into its buffer would be undefined behaviour). Infinities stay
+// allowed in floating-point operands.
+void checkData(const Operand& operand) {
+  if (elementSize(operand.type) == 0) return;  // SUBGRAPH: its data is a model index
+  const auto [low, high] = valueRange(operand.type);
+  const bool floating = operand.type == kFloat32 || operand.type == kTensorFloat32 ||
+                        operand.type == kFloat16 || operand.type == kTensorFloat16;
+  for (const double value : operand.data) {
+    if (floating && std::isinf(value)) continue;
+    if (!(value >= low && value <= high)) {
+      throw std::runtime_error(fmt::format("operand {}: value {} does not fit type {}",
+                                           operand.name, value, operand.type));
+    }
+  }
 }
 
 Operand parseOperand(const json& j) {
@@ -45,6 +89,7 @@ Operand parseOperand(const json& j) {
   const json& data = j.at("data");
   operand.data.reserve(data.size());
   for (const json& value : data) operand.data.push_back(value.get<double>());
+  checkData(operand);
   return operand;
 }
 
@@ -118,9 +163,10 @@ TestCase parseTestCase(const json& j) {
 void loadFile(const std::filesystem::path& path, std::vector<TestCase>* cases) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(fmt::format("cannot open {}", path.string()));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
-    const json file = json::parse(in);
-    for (const json& entry : file) cases->push_back(parseTestCase(entry));
+    std::vector<TestCase> parsed = parseTestCases(text);
+    std::move(parsed.begin(), parsed.end(), std::back_inserter(*cases));
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
   }
@@ -147,6 +193,14 @@ bool isPlaceholderAdd(const Subgraph& subgraph, const Operation& operation) {
 }
 
 }  // namespace
+
+std::vector<TestCase> parseTestCases(std::string_view text) {
+  const json file = json::parse(text);
+  if (!file.is_array()) throw std::runtime_error("a case file is a JSON array of cases");
+  std::vector<TestCase> cases;
+  for (const json& entry : file) cases.push_back(parseTestCase(entry));
+  return cases;
+}
 
 std::vector<std::string> versionDirectories(bool includeExperimental) {
   std::vector<std::string> dirs = {"V1_0",          "V1_1",    "V1_2",   "V1_3",

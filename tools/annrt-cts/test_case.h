@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace annrt::cts {
@@ -123,6 +124,10 @@ std::vector<std::string> versionDirectories(bool includeExperimental);
 // Loads every *.json under the version folders of `root`. Throws
 // std::runtime_error naming the file on malformed input.
 std::vector<TestCase> loadTestCases(const std::filesystem::path& root, bool includeExperimental);
+
+// The cases of one JSON file's text. Throws a std::exception (nlohmann's
+// json exceptions or std::runtime_error) on malformed input.
+std::vector<TestCase> parseTestCases(std::string_view text);
 
 // Bytes per element of `type` in an NNAPI buffer (0 for SUBGRAPH).
 size_t elementSize(int32_t type);

@@ -36,7 +36,11 @@ int32_t roundingDivideByPOT(int32_t x, int exponent) {
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m) {
   const int leftShift = m.shift > 0 ? m.shift : 0;
   const int rightShift = m.shift > 0 ? 0 : -m.shift;
-  const auto shifted = static_cast<int32_t>(static_cast<int64_t>(x) * (1LL << leftShift));
+  // The product wraps to 32 bits as TFLite's int32 arithmetic does; from a
+  // shift of 32 nothing is left of it (and a shift of 64 or more, from
+  // input scales far above the output's, would be undefined).
+  const auto shifted =
+      leftShift >= 32 ? 0 : static_cast<int32_t>(static_cast<int64_t>(x) * (1LL << leftShift));
   return roundingDivideByPOT(saturatingRoundingDoublingHighMul(shifted, m.multiplier), rightShift);
 }
 
