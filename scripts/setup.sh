@@ -5,8 +5,8 @@ set -euo pipefail
 
 # usage: scripts/setup.sh [build|tests|all]   (default: all)
 #   build: what configuring and building needs; tests: what only some tests
-#   need (PyTorch for tests/pytorch), which run-tests.sh installs in the
-#   background while it builds.
+#   need (PyTorch for tests/pytorch, clang-16 for the sanitizer phase's
+#   build), which run-tests.sh installs in the background while it builds.
 group="${1:-all}"
 build_packages=(
   build-essential cmake g++ pkg-config git ca-certificates
@@ -16,9 +16,9 @@ build_packages=(
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   python3 python3-dev python3-numpy pybind11-dev
   clang-format clang-tidy binutils
-  clang-16 libclang-rt-16-dev
 )
-test_packages=(python3-torch python3-pytest)
+# clang-16 builds run-tests.sh's ASan+UBSan phase with the fuzzers (docs/fuzzing.md).
+test_packages=(python3-torch python3-pytest clang-16 libclang-rt-16-dev)
 case "$group" in
   build) packages=("${build_packages[@]}") ;;
   tests) packages=("${test_packages[@]}") ;;
