@@ -7,6 +7,16 @@
 // such a build.
 #pragma once
 
+// Defined in AddressSanitizer builds, for code that calls its interface
+// (<sanitizer/lsan_interface.h>), which only such builds link.
+#if defined(__SANITIZE_ADDRESS__)
+#define ANNRT_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ANNRT_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 namespace annrt {
 
 // GCC defines __SANITIZE_*__; Clang answers __has_feature.

@@ -7,7 +7,9 @@
 // TFLite's external-delegate loader takes the library unchanged.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#if defined(__SANITIZE_ADDRESS__)
+
+#include "common/sanitizers.h"
+#if defined(ANNRT_ADDRESS_SANITIZER)
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -280,7 +282,7 @@ TEST(Resize, InputResizeRebuildsThePartition) {
 
 // While alive, LeakSanitizer (in ASan builds) ignores what is allocated.
 struct LeaksIgnored {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ANNRT_ADDRESS_SANITIZER)
   LeaksIgnored() {
     __lsan_disable();
   }
