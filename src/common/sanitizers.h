@@ -7,24 +7,29 @@
 // such a build.
 #pragma once
 
-// Defined in AddressSanitizer builds, for code that calls its interface
-// (<sanitizer/lsan_interface.h>), which only such builds link.
+// Defined in AddressSanitizer and ThreadSanitizer builds, for code that
+// calls their interfaces (<sanitizer/lsan_interface.h>,
+// <sanitizer/tsan_interface.h>), which only such builds link. GCC defines
+// __SANITIZE_*__; Clang answers __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 #define ANNRT_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define ANNRT_THREAD_SANITIZER 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(ANNRT_ADDRESS_SANITIZER)
 #define ANNRT_ADDRESS_SANITIZER 1
+#endif
+#if __has_feature(thread_sanitizer) && !defined(ANNRT_THREAD_SANITIZER)
+#define ANNRT_THREAD_SANITIZER 1
 #endif
 #endif
 
 namespace annrt {
 
-// GCC defines __SANITIZE_*__; Clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(ANNRT_ADDRESS_SANITIZER) || defined(ANNRT_THREAD_SANITIZER)
 inline constexpr bool kAddressSpaceSanitized = true;
-#elif defined(__has_feature)
-inline constexpr bool kAddressSpaceSanitized =
-    __has_feature(address_sanitizer) || __has_feature(thread_sanitizer);
 #else
 inline constexpr bool kAddressSpaceSanitized = false;
 #endif

@@ -8,7 +8,8 @@
 
 #include <cstddef>
 
-#if defined(__SANITIZE_THREAD__)
+#include "common/sanitizers.h"
+#if defined(ANNRT_THREAD_SANITIZER)
 #include <sanitizer/tsan_interface.h>
 #endif
 
@@ -19,13 +20,13 @@ namespace annrt::cpu {
 // under TSan that order is declared: what the caller wrote before is visible
 // to every tile, what the tiles wrote is visible after.
 inline void declareRelease([[maybe_unused]] void* at) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(ANNRT_THREAD_SANITIZER)
   __tsan_release(at);
 #endif
 }
 
 inline void declareAcquire([[maybe_unused]] void* at) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(ANNRT_THREAD_SANITIZER)
   __tsan_acquire(at);
 #endif
 }
