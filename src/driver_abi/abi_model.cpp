@@ -18,26 +18,6 @@ class BorrowedPool final : public MemoryPool {
   size_t size_;
 };
 
-int32_t abiLifetime(Lifetime lifetime) {
-  switch (lifetime) {
-    case Lifetime::CONSTANT_COPY:
-    case Lifetime::CONSTANT_REFERENCE: return ANNRT_LIFETIME_CONSTANT;
-    default: return static_cast<int32_t>(lifetime);
-  }
-}
-
-bool knownLifetime(int32_t lifetime) {
-  switch (lifetime) {
-    case ANNRT_LIFETIME_TEMPORARY_VARIABLE:
-    case ANNRT_LIFETIME_SUBGRAPH_INPUT:
-    case ANNRT_LIFETIME_SUBGRAPH_OUTPUT:
-    case ANNRT_LIFETIME_CONSTANT:
-    case ANNRT_LIFETIME_NO_VALUE:
-    case ANNRT_LIFETIME_SUBGRAPH: return true;
-    default: return false;
-  }
-}
-
 Result<void> checkOperand(const AnnrtOperand& in, uint32_t index, uint32_t referencedCount) {
   ANNRT_CHECK(knownLifetime(in.lifetime), "operand {}: unknown lifetime {}", index, in.lifetime);
   ANNRT_CHECK(in.rank == 0 || in.dimensions != nullptr, "operand {}: null dimensions", index);
@@ -124,6 +104,26 @@ Subgraph subgraphFromAbi(const AnnrtSubgraph& source, Model& model) {
 }
 
 }  // namespace
+
+int32_t abiLifetime(Lifetime lifetime) {
+  switch (lifetime) {
+    case Lifetime::CONSTANT_COPY:
+    case Lifetime::CONSTANT_REFERENCE: return ANNRT_LIFETIME_CONSTANT;
+    default: return static_cast<int32_t>(lifetime);
+  }
+}
+
+bool knownLifetime(int32_t lifetime) {
+  switch (lifetime) {
+    case ANNRT_LIFETIME_TEMPORARY_VARIABLE:
+    case ANNRT_LIFETIME_SUBGRAPH_INPUT:
+    case ANNRT_LIFETIME_SUBGRAPH_OUTPUT:
+    case ANNRT_LIFETIME_CONSTANT:
+    case ANNRT_LIFETIME_NO_VALUE:
+    case ANNRT_LIFETIME_SUBGRAPH: return true;
+    default: return false;
+  }
+}
 
 AbiModelView::AbiModelView(const Model& model) {
   for (const Subgraph& subgraph : model.referenced) {

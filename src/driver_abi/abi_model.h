@@ -38,6 +38,11 @@ class AbiModelView {
   AnnrtModel model_{};
 };
 
+// The plug-in ABI's lifetime of an operand (its constants are all
+// ANNRT_LIFETIME_CONSTANT), and whether a lifetime is one of the ABI's.
+int32_t abiLifetime(Lifetime lifetime);
+bool knownLifetime(int32_t lifetime);
+
 // A Model whose constants point into `model`'s data; BAD_DATA when an index
 // is out of range or a pointer is null where its count needs one (what the
 // ABI's structures can get wrong; whether the model is a valid NNAPI model

@@ -4,11 +4,12 @@
 
 #include <algorithm>
 
+#include "driver_abi/abi_model.h"
+
 namespace annrt::abi {
 namespace {
 
 constexpr size_t kConstantAlignment = 64;
-constexpr int32_t kWireConstant = 3;  // every constant lifetime, as in the plug-in ABI
 
 // The host's view of the constants memfd as a model's pool.
 class RegionPool final : public MemoryPool {
@@ -104,7 +105,7 @@ void encodeSubgraph(const Model& model, const Subgraph& subgraph,
     out.put(operand.shape.zeroPoint);
     const uint8_t* data = model.constantData(operand);
     const bool constant = data != nullptr;
-    out.put(constant ? kWireConstant : static_cast<int32_t>(operand.lifetime));
+    out.put(abiLifetime(operand.lifetime));
     out.put<uint8_t>(operand.shape.channelQuant.has_value());
     if (operand.shape.channelQuant) {
       out.put(operand.shape.channelQuant->channelDim);
@@ -127,11 +128,6 @@ void encodeSubgraph(const Model& model, const Subgraph& subgraph,
   }
   out.putU32s(subgraph.inputIndexes);
   out.putU32s(subgraph.outputIndexes);
-}
-
-bool validLifetime(int32_t lifetime) {
-  return lifetime == 0 || lifetime == 1 || lifetime == 2 || lifetime == kWireConstant ||
-         lifetime == 5 || lifetime == 6;
 }
 
 Result<void> checkIndexes(const std::vector<uint32_t>& indexes, size_t operandCount,
@@ -162,9 +158,9 @@ Result<Operand> decodeOperand(WireReader& in, uint32_t subgraphCount, size_t con
   const auto subgraph = in.get<uint64_t>();
   operand.extensionData = in.getBytes();
   ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, in.ok(), "malformed model: an operand ends early");
-  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, validLifetime(lifetime),
+  ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, knownLifetime(lifetime),
                    "malformed model: operand lifetime {}", lifetime);
-  if (lifetime == kWireConstant) {
+  if (lifetime == ANNRT_LIFETIME_CONSTANT) {
     ANNRT_CHECK_CODE(ErrorCode::OP_FAILED,
                      offset <= constantsSize && length <= constantsSize - offset,
                      "malformed model: constant bytes [{}, +{}) outside the {} shared", offset,
