@@ -27,7 +27,7 @@ jobs="${ANNRT_JOBS:-$(nproc)}"
 # Test directories of the build tree and the targets their tests need.
 unit_dirs=(tests/unit tests/api tests/ops_conv tests/ops_elementwise tests/ops_movement tests/ops_pool)
 targets=(annrt-cts annrt_unit_tests annrt_cpu_unit_tests annrt_cpu_tests annrt_cpu_profile_tests
-  annrt_cpu_thread_hint_tests
+  annrt_cpu_thread_hint_tests annrt_cpu_cache_tests
   api_model_test api_model_validation_test api_compilation_test api_execution_test
   api_execution_validation_test api_specialization_test api_limits_test
   api_memory_test api_event_test api_burst_test api_device_test api_device_performance_test
@@ -66,7 +66,11 @@ for dir in "${unit_dirs[@]}"; do run "$dir" "$dir"; done
 # CpuThreadHintTest counts the process's threads in /proc/self/task, where
 # qemu-user's own threads come and go: its counts are off by one there
 # (2, 4, 4, 5 for 3, 5, 5, 6 after a start of 3), not annrt's.
-run "tests/cpu (annrt-cpu)" tests/cpu -E "^conformance_|^CpuThreadHintTest\\."
+# The cache tests compile a default model several times each: over a
+# minute per test on the large models under qemu, 5 s on the smallest, whose
+# 12 (all cases at 1 and 2 threads) cover annrt-cpu's cache format on Arm.
+run "tests/cpu (annrt-cpu)" tests/cpu \
+  -E "^conformance_|^CpuThreadHintTest\\.|CpuCacheTest\\.[A-Za-z]+/(face_detection_full|hand|pose|selfie)"
 run "CTS nnapi-reference" tests/conformance -R "^conformance_reference$"
 run "CTS annrt-cpu" tests/cpu -R "^conformance_cpu$"
 finish() {  # finish [NOTE]: the times, and the exit status of what ran
