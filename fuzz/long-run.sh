@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Copyright 2026 The annrt Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# A long fuzzing campaign, outside CI (docs/fuzzing.md): each target in turn
+# for SECONDS, one job, a random seed, its corpus kept in CORPUS_DIR/<target>
+# across campaigns (started from the build's seeds), its findings in
+# CORPUS_DIR/<target>-findings/. Prints one line per target: executions,
+# executions per second, coverage (edges), features, corpus entries, peak RSS
+# and findings; exits 1 when a target found something.
+#   fuzz/long-run.sh BUILD_DIR SECONDS CORPUS_DIR [TARGET...]
+# BUILD_DIR is a clang build with -DANNRT_BUILD_FUZZERS=ON (build-asan-clang).
+set -uo pipefail
+build="$1" seconds="$2" corpus="$3"
+shift 3
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cd "$build/fuzz" && ls fuzz_* | grep -v '\.' )
+fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+status=0
+printf '| target | seconds | executions | exec/s | cov | ft | corpus | peak RSS MB | findings |\n|---|---|---|---|---|---|---|---|---|\n'
+for target in "${targets[@]}"; do
+  mkdir -p "$corpus/$target" "$corpus/$target-findings"
+  log="$corpus/$target.log"
+  "$build/fuzz/$target" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
+    -max_total_time="$seconds" -artifact_prefix="$corpus/$target-findings/" \
+    "$corpus/$target" "$build/fuzz/seeds/$target" >"$log" 2>&1
+  findings=$(find "$corpus/$target-findings" -type f | wc -l)
+  [ "$findings" -eq 0 ] || status=1
+  awk -v t="$target" -v s="$seconds" -v f="$findings" '
+    /^#[0-9]+/ && / cov: / { for (i = 1; i <= NF; ++i) { if ($i == "cov:") cov = $(i + 1);
+        if ($i == "ft:") ft = $(i + 1); if ($i == "corp:") { split($(i + 1), c, "/"); corp = c[1] } } }
+    /^stat::number_of_executed_units:/ { execs = $2 }
+    /^stat::average_exec_per_sec:/ { rate = $2 }
+    /^stat::peak_rss_mb:/ { rss = $2 }
+    END { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", t, s, execs, rate, cov, ft, corp, rss, f }' "$log"
+done
+exit "$status"
