@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A driver built on exported_device.cpp receives AnnrtModels it cannot trust
-// (fuzz_abi_model found the out-of-range index): malformed structures are
-// BAD_DATA with a message, never a crash; a correct model still prepares.
+// (fuzz_abi_model found the out-of-range index): malformed structures,
+// invalid NNAPI models and requests that do not fit the model are BAD_DATA
+// with a message, never a crash; a correct model still prepares and runs.
 #include "driver_abi/abi_model.h"
 
 #include <gtest/gtest.h>
@@ -53,10 +54,32 @@ class AbiModelTest : public ::testing::Test {
     if (message) *message = text.text;
     return code;
   }
-  int32_t getSupported() {
+  int32_t getSupported(bool* flag = nullptr) {
     const AnnrtDevice& device = exporter_.driver()->devices[0];
-    bool supported[1] = {false};
-    return device.getSupportedOperations(device.context, &abi_, supported);
+    bool supported[1] = {true};
+    const int32_t code = device.getSupportedOperations(device.context, &abi_, supported);
+    if (flag) *flag = supported[0];
+    return code;
+  }
+  // Prepares the model and executes `request`: execute's result code, its
+  // message in `message`.
+  int32_t execute(const AnnrtRequest& request, std::string* message) {
+    const AnnrtDevice& device = exporter_.driver()->devices[0];
+    AnnrtPreparedModel* prepared = nullptr;
+    EXPECT_EQ(prepare(nullptr, &prepared), 0);
+    if (prepared == nullptr) return -1;
+    AnnrtExecuteOptions options{};
+    options.size = sizeof(options);
+    options.deadlineNs = -1;
+    const AnnrtResultSink sink{
+        nullptr, [](AnnrtExecuteResult*, uint32_t, uint32_t, const uint32_t*, bool) {},
+        [](AnnrtExecuteResult*, uint64_t, uint64_t) {},
+        [](AnnrtExecuteResult*, uint32_t, uint64_t) {}};
+    AnnrtMessage text{};
+    const int32_t code = device.execute(prepared, &request, &options, &sink, &text);
+    device.release(prepared);
+    *message = text.text;
+    return code;
   }
 
   DeviceExporter exporter_{"test", {reference::createReferenceDevice()}};
@@ -106,26 +129,68 @@ TEST_F(AbiModelTest, NullDimensionsIsBadData) {
 // fuzz/regressions/fuzz_abi_model/request-without-inputs: the reference
 // device read request.inputs[0] of an empty request.
 TEST_F(AbiModelTest, RequestOfOtherArgumentCountIsBadData) {
-  const AnnrtDevice& device = exporter_.driver()->devices[0];
-  AnnrtPreparedModel* prepared = nullptr;
-  ASSERT_EQ(prepare(nullptr, &prepared), 0);
-  AnnrtMessage message{};
   std::vector<float> output(4);
   const AnnrtArgument outputs[] = {
       {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
-  const AnnrtRequest request{0, nullptr, 1, outputs};
-  AnnrtExecuteOptions executeOptions{};
-  executeOptions.size = sizeof(executeOptions);
-  executeOptions.deadlineNs = -1;
-  const AnnrtResultSink sink{nullptr,
-                             [](AnnrtExecuteResult*, uint32_t, uint32_t, const uint32_t*, bool) {},
-                             [](AnnrtExecuteResult*, uint64_t, uint64_t) {},
-                             [](AnnrtExecuteResult*, uint32_t, uint64_t) {}};
-  EXPECT_EQ(device.execute(prepared, &request, &executeOptions, &sink, &message),
-            ANEURALNETWORKS_BAD_DATA);
-  EXPECT_NE(std::string(message.text).find("the request has 0 inputs"), std::string::npos)
-      << message.text;
-  device.release(prepared);
+  std::string message;
+  EXPECT_EQ(execute({0, nullptr, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(message.find("the request has 0 inputs"), std::string::npos) << message;
+}
+
+// A structurally sound model that is not a valid NNAPI model (MAX_POOL_2D
+// without its activation) is rejected before any device runs it, and has
+// no supported operation.
+TEST_F(AbiModelTest, InvalidOperationSignatureIsBadData) {
+  operations_[0].inputCount -= 1;
+  std::string message;
+  EXPECT_EQ(prepare(&message), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(message.find("invalid MAX_POOL_2D operation"), std::string::npos) << message;
+  bool supported = true;
+  EXPECT_EQ(getSupported(&supported), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_FALSE(supported);
+}
+
+TEST_F(AbiModelTest, ConstantShorterThanItsTypeIsBadData) {
+  const uint32_t size = inputs_[1];  // an INT32 scalar
+  operands_[size].length = 2;
+  std::string message;
+  EXPECT_EQ(prepare(&message), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(message.find("needs 4 bytes, has 2"), std::string::npos) << message;
+}
+
+// The input is [1, 4, 4, 1] floats: 64 bytes.
+TEST_F(AbiModelTest, InputBufferTooShortIsBadData) {
+  std::vector<float> input(15), output(4);
+  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument outputs[] = {
+      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  std::string message;
+  EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(message.find("input 0 of TENSOR_FLOAT32[1,4,4,1] needs 64 bytes, the request gives 60"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(AbiModelTest, InputOfOtherRankIsBadData) {
+  std::vector<float> input(16), output(4);
+  const uint32_t dims[] = {16};
+  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 1, dims}};
+  const AnnrtArgument outputs[] = {
+      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  std::string message;
+  EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(message.find("input 0 has dimensions [16]"), std::string::npos) << message;
+}
+
+TEST_F(AbiModelTest, ValidRequestExecutes) {
+  std::vector<float> input(16), output(4);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument outputs[] = {
+      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  std::string message;
+  EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), 0) << message;
+  EXPECT_EQ(output, (std::vector<float>{5, 7, 13, 15}));
 }
 
 }  // namespace
