@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ class AbiModelTest : public ::testing::Test {
     const int32_t code = device.getSupportedOperations(device.context, &abi_, supported);
     if (flag) *flag = supported[0];
     return code;
+  }
+  // A float32 argument over `values`, of the model's dims when `dims` is empty.
+  static AnnrtArgument floats(std::vector<float>& values, std::span<const uint32_t> dims = {}) {
+    return {false, values.data(), values.size() * sizeof(float), static_cast<uint32_t>(dims.size()),
+            dims.empty() ? nullptr : dims.data()};
   }
   // Prepares the model and executes `request`: execute's result code, its
   // message in `message`.
@@ -130,8 +136,7 @@ TEST_F(AbiModelTest, NullDimensionsIsBadData) {
 // device read request.inputs[0] of an empty request.
 TEST_F(AbiModelTest, RequestOfOtherArgumentCountIsBadData) {
   std::vector<float> output(4);
-  const AnnrtArgument outputs[] = {
-      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument outputs[] = {floats(output)};
   std::string message;
   EXPECT_EQ(execute({0, nullptr, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
   EXPECT_NE(message.find("the request has 0 inputs"), std::string::npos) << message;
@@ -161,9 +166,8 @@ TEST_F(AbiModelTest, ConstantShorterThanItsTypeIsBadData) {
 // The input is [1, 4, 4, 1] floats: 64 bytes.
 TEST_F(AbiModelTest, InputBufferTooShortIsBadData) {
   std::vector<float> input(15), output(4);
-  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 0, nullptr}};
-  const AnnrtArgument outputs[] = {
-      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument inputs[] = {floats(input)};
+  const AnnrtArgument outputs[] = {floats(output)};
   std::string message;
   EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
   EXPECT_NE(message.find("input 0 of TENSOR_FLOAT32[1,4,4,1] needs 64 bytes, the request gives 60"),
@@ -174,9 +178,8 @@ TEST_F(AbiModelTest, InputBufferTooShortIsBadData) {
 TEST_F(AbiModelTest, InputOfOtherRankIsBadData) {
   std::vector<float> input(16), output(4);
   const uint32_t dims[] = {16};
-  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 1, dims}};
-  const AnnrtArgument outputs[] = {
-      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument inputs[] = {floats(input, dims)};
+  const AnnrtArgument outputs[] = {floats(output)};
   std::string message;
   EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), ANEURALNETWORKS_BAD_DATA);
   EXPECT_NE(message.find("input 0 has dimensions [16]"), std::string::npos) << message;
@@ -185,9 +188,8 @@ TEST_F(AbiModelTest, InputOfOtherRankIsBadData) {
 TEST_F(AbiModelTest, ValidRequestExecutes) {
   std::vector<float> input(16), output(4);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
-  const AnnrtArgument inputs[] = {{false, input.data(), input.size() * sizeof(float), 0, nullptr}};
-  const AnnrtArgument outputs[] = {
-      {false, output.data(), output.size() * sizeof(float), 0, nullptr}};
+  const AnnrtArgument inputs[] = {floats(input)};
+  const AnnrtArgument outputs[] = {floats(output)};
   std::string message;
   EXPECT_EQ(execute({1, inputs, 1, outputs}, &message), 0) << message;
   EXPECT_EQ(output, (std::vector<float>{5, 7, 13, 15}));
