@@ -36,11 +36,13 @@ Result<void> checkInput(const Operand& operand, const RequestArgument& argument,
   // Sizes of OEM scalars and extension types are their vendors'.
   const auto code = static_cast<int32_t>(shape.type);
   if (shape.type == OperandType::OEM_SCALAR || isExtensionCode(code)) return {};
-  ANNRT_CHECK(!isTensorType(shape.type) || !hasUnknownDims(shape),
-              "input {} has dimensions {}: not all known", i, toString(shape.dims));
+  // A 0 in an input's dims is a zero-sized tensor (one a partition of the
+  // runtime's plan gets from another): the runtime has every input's dims
+  // fully specified before it executes.
   const size_t needed = byteSize(shape);
-  ANNRT_CHECK(needed > 0, "input {} of {} is over 2^64 bytes", i, toString(shape));
-  ANNRT_CHECK(argument.length >= needed && argument.data != nullptr,
+  ANNRT_CHECK(needed > 0 || elementCount(shape) == 0, "input {} of {} is over 2^64 bytes", i,
+              toString(shape));
+  ANNRT_CHECK(argument.length >= needed && (needed == 0 || argument.data != nullptr),
               "input {} of {} needs {} bytes, the request gives {}", i, toString(shape), needed,
               argument.data ? argument.length : 0);
   return {};
