@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "ops/operation.h"
 #include "unit/internal_model.h"
 
 namespace annrt::ops {
@@ -133,6 +134,52 @@ TEST_F(ModelValidationTest, ReferencedModelReferencingItself) {
 TEST_F(ModelValidationTest, EmptyModel) {
   model_.main.operations.clear();
   expectRejected("the model is empty");
+}
+
+// A context of `inputs` and `outputs` FLOAT32 [1] operands, none constant,
+// that records any access past them (which would read out of bounds in the
+// real contexts).
+class CountingContext final : public ValidationContext {
+ public:
+  CountingContext(uint32_t inputs, uint32_t outputs) : inputs_(inputs), outputs_(outputs) {}
+  uint32_t inputCount() const override { return inputs_; }
+  uint32_t outputCount() const override { return outputs_; }
+  const Shape& inputShape(uint32_t i) const override { return at(i, inputs_); }
+  const Shape& outputShape(uint32_t i) const override { return at(i, outputs_); }
+  bool isOmittedInput(uint32_t i) const override {
+    at(i, inputs_);
+    return false;
+  }
+  const void* constantInput(uint32_t i) const override {
+    at(i, inputs_);
+    return nullptr;
+  }
+  bool isRelaxed() const override { return false; }
+  mutable bool outOfRange = false;
+
+ private:
+  const Shape& at(uint32_t i, uint32_t count) const {
+    outOfRange = outOfRange || i >= count;
+    return shape_;
+  }
+  uint32_t inputs_, outputs_;
+  Shape shape_{OperandType::TENSOR_FLOAT32, {1}};
+};
+
+// fuzz/regressions/fuzz_abi_model/cast-without-inputs: CAST's validator read
+// its input's type before counting its inputs (as did 15 others). No
+// validator may look past the operands the operation has.
+TEST(OperationValidatorTest, NoValidatorReadsPastItsOperands) {
+  for (const OperationRegistration* operation : allOperations()) {
+    for (uint32_t inputs = 0; inputs <= 3; ++inputs) {
+      for (uint32_t outputs = 0; outputs <= 1; ++outputs) {
+        const CountingContext context(inputs, outputs);
+        (void)operation->validate(context);
+        EXPECT_FALSE(context.outOfRange)
+            << operation->name << " with " << inputs << " inputs and " << outputs << " outputs";
+      }
+    }
+  }
 }
 
 }  // namespace
