@@ -23,10 +23,7 @@ namespace {
 class AbiModelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    test::InternalModel builder;
-    const uint32_t input = builder.tensor({1, 4, 4, 1});
-    const uint32_t output = builder.maxPool(input, 2, {1, 2, 2, 1});
-    model_ = builder.finish({input}, {output});
+    model_ = test::maxPoolChain(1);
     view_ = std::make_unique<AbiModelView>(*model_);
     abi_ = *view_->get();
     operands_.assign(abi_.main.operands, abi_.main.operands + abi_.main.operandCount);

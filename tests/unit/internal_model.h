@@ -79,4 +79,16 @@ class InternalModel {
   uint32_t next_ = 0;
 };
 
+// An input [1, 4, 4, 1] through `count` (1 or 2) 2x2 MAX_POOL_2Ds of stride
+// 2, each halving its height and width.
+inline std::shared_ptr<const Model> maxPoolChain(uint32_t count) {
+  InternalModel builder;
+  const uint32_t input = builder.tensor({1, 4, 4, 1});
+  uint32_t value = input;
+  for (uint32_t i = 0, side = 2; i < count; ++i, side /= 2) {
+    value = builder.maxPool(value, 2, {1, side, side, 1});
+  }
+  return builder.finish({input}, {value});
+}
+
 }  // namespace annrt::test

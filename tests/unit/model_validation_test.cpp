@@ -21,13 +21,9 @@ namespace {
 class ModelValidationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    test::InternalModel builder;
-    const uint32_t input = builder.tensor({1, 4, 4, 1});
-    const uint32_t t = builder.maxPool(input, 2, {1, 2, 2, 1});
-    const uint32_t output = builder.maxPool(t, 2, {1, 1, 1, 1});
-    ASSERT_EQ(t, 1u);
-    ASSERT_EQ(output, 8u);
-    model_ = *builder.finish({input}, {output});
+    model_ = *test::maxPoolChain(2);
+    ASSERT_EQ(model_.main.operations[0].outputs, std::vector<uint32_t>{1});
+    ASSERT_EQ(model_.main.operations[1].outputs, std::vector<uint32_t>{8});
   }
 
   // Expects validation to fail with `expected` in the message.
