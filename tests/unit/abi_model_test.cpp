@@ -194,48 +194,10 @@ TEST_F(AbiModelTest, ValidRequestExecutes) {
   EXPECT_EQ(output, (std::vector<float>{5, 7, 13, 15}));
 }
 
-Operand operandOf(OperandType type, Lifetime lifetime, DataLocation location = {}) {
-  Operand operand;
-  operand.shape = {
-      type, type == OperandType::SUBGRAPH ? std::vector<uint32_t>{} : std::vector<uint32_t>{1}};
-  operand.lifetime = lifetime;
-  operand.location = location;
-  return operand;
-}
-
-// y = WHILE(false, FLOOR)(x): the loop runs no iteration and passes x on.
-Model loopNeverTaken() {
-  Model model;
-  model.operandValues = {0};  // the condition: false
-  const Operand boolFalse =
-      operandOf(OperandType::TENSOR_BOOL8, Lifetime::CONSTANT_COPY, {0, 0, 1});
-  Subgraph condition;
-  condition.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT), boolFalse,
-                        boolFalse, operandOf(OperandType::TENSOR_BOOL8, Lifetime::SUBGRAPH_OUTPUT)};
-  condition.operations = {{OperationType::LOGICAL_AND, {1, 2}, {3}}};
-  condition.inputIndexes = {0};
-  condition.outputIndexes = {3};
-  Subgraph body;
-  body.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT),
-                   operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_OUTPUT)};
-  body.operations = {{OperationType::FLOOR, {0}, {1}}};
-  body.inputIndexes = {0};
-  body.outputIndexes = {1};
-  model.referenced = {condition, body};
-  model.main.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT),
-                         operandOf(OperandType::SUBGRAPH, Lifetime::SUBGRAPH, {0, 0, 0}),
-                         operandOf(OperandType::SUBGRAPH, Lifetime::SUBGRAPH, {0, 1, 0}),
-                         operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_OUTPUT)};
-  model.main.operations = {{OperationType::WHILE, {1, 2, 0}, {3}}};
-  model.main.inputIndexes = {0};
-  model.main.outputIndexes = {3};
-  return model;
-}
-
 // fuzz/regressions/fuzz_abi_model/while-passes-omitted-input: a WHILE that
 // loops no time copied its omitted input's (null) data into its output.
 TEST_F(AbiModelTest, LoopPassingOnAnOmittedInputFails) {
-  const Model model = loopNeverTaken();
+  const Model model = test::loopNeverTaken();
   ASSERT_TRUE(ops::validateModel(model).ok()) << ops::validateModel(model).error().message;
   view_ = std::make_unique<AbiModelView>(model);
   abi_ = *view_->get();

@@ -127,6 +127,21 @@ TEST_F(ModelValidationTest, ReferencedModelReferencingItself) {
   expectRejected("referenced model 0 is reached again");
 }
 
+TEST(ModelValidationControlFlowTest, WhileLoopPasses) {
+  const Result<void> valid = validateModel(test::loopNeverTaken());
+  EXPECT_TRUE(valid.ok()) << valid.error().message;
+}
+
+TEST(ModelValidationControlFlowTest, WhileBodyReferencingItself) {
+  Model model = test::loopNeverTaken();
+  model.referenced[1].operands.push_back(
+      test::operandOf(OperandType::SUBGRAPH, Lifetime::SUBGRAPH, {0, 1, 0}));
+  const Result<void> valid = validateModel(model);
+  ASSERT_FALSE(valid.ok());
+  EXPECT_NE(valid.error().message.find("referenced model 1 is reached again"), std::string::npos)
+      << valid.error().message;
+}
+
 TEST_F(ModelValidationTest, EmptyModel) {
   model_.main.operations.clear();
   expectRejected("the model is empty");
