@@ -23,6 +23,16 @@ TEST(QuantizationTest, ZeroAndUnderflowGiveZeroMultiplier) {
   EXPECT_EQ(quantizeMultiplier(1e-12).multiplier, 0);
 }
 
+// fuzz/regressions/fuzz_abi_model/add-quant-infinite-scales: ADD of int8
+// tensors with scales of +inf (valid) divided inf by inf.
+TEST(QuantizationTest, NonFiniteGivesZeroMultiplier) {
+  for (double real : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    const QuantizedMultiplier m = quantizeMultiplier(real);
+    EXPECT_EQ(m.multiplier, 0) << real;
+    EXPECT_EQ(m.shift, 0) << real;
+  }
+}
+
 TEST(QuantizationTest, MantissaRoundingUpToTwoBumpsTheExponent) {
   // Just below 1.0: the Q31 mantissa rounds to 2^31 and must renormalize.
   const QuantizedMultiplier m = quantizeMultiplier(1.0 - 1e-12);
