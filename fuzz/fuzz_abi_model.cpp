@@ -4,14 +4,17 @@
 // An AnnrtModel and AnnrtRequest as a driver receives them through the
 // plug-in ABI (include/annrt/driver.h), handed to a DeviceExporter of the
 // reference device (what every driver built on exported_device.cpp does):
-// getSupportedOperations and prepare. Counts, indexes, types and
-// lifetimes are whatever the bytes say; every pointer points at as many
-// elements as its count says (the ABI's contract, which a receiver cannot
-// check). A malformed model must be an error, never a crash. The request
-// is decoded (the seeds have one) for when execution is fuzzed too.
+// getSupportedOperations, prepare, and an execution of the prepared model
+// with the decoded request. Counts, indexes, types and lifetimes are
+// whatever the bytes say; every pointer points at as many elements as its
+// count says (the ABI's contract, which a receiver cannot check). A
+// malformed model or request must be an error, never a crash: modelFromAbi
+// validates the model as the runtime does (ops::validateModel), execute the
+// request against it.
 #include <android/NeuralNetworks.h>
 #include <annrt/driver.h>
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
@@ -138,12 +141,30 @@ class Decoded {
   std::vector<AnnrtArgument> inputs_, outputs_;
 };
 
-// Prepares the model (and releases it). Not executed: the devices run a
-// prepared model trusting that it is a valid NNAPI model (operation
-// signatures, constant sizes, graph order), which the runtime checks before
-// any device sees it but exported_device does not check yet for models from
-// the ABI (docs/fuzzing.md, open findings).
-void prepare(const AnnrtDevice& device, const Decoded& decoded) {
+// Execution bounds as fuzz_nnapi_calls': a WHILE loop stops after 10 ms, the
+// execution after 0.5 s.
+constexpr uint64_t kLoopTimeoutNs = 10'000'000;
+constexpr int64_t kExecutionTimeoutNs = 500'000'000;
+
+void execute(const AnnrtDevice& device, AnnrtPreparedModel* prepared, const Decoded& decoded) {
+  AnnrtExecuteOptions options{};
+  options.size = sizeof(options);
+  options.measureTiming = true;
+  options.deadlineNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count() +
+                       kExecutionTimeoutNs;
+  options.loopTimeoutNs = kLoopTimeoutNs;
+  const AnnrtResultSink sink{nullptr,
+                             [](AnnrtExecuteResult*, uint32_t, uint32_t, const uint32_t*, bool) {},
+                             [](AnnrtExecuteResult*, uint64_t, uint64_t) {},
+                             [](AnnrtExecuteResult*, uint32_t, uint64_t) {}};
+  AnnrtMessage message{};
+  device.execute(prepared, &decoded.request, &options, &sink, &message);
+}
+
+// Prepares the model, executes it, and releases it.
+void prepareAndExecute(const AnnrtDevice& device, const Decoded& decoded) {
   AnnrtPrepareOptions options{};
   options.size = sizeof(options);
   options.preference = ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER;
@@ -152,6 +173,7 @@ void prepare(const AnnrtDevice& device, const Decoded& decoded) {
   AnnrtPreparedModel* prepared = nullptr;
   AnnrtMessage message{};
   if (device.prepare(device.context, &decoded.model, &options, &prepared, &message) == 0) {
+    execute(device, prepared, decoded);
     device.release(prepared);
   }
 }
@@ -167,6 +189,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> supported(decoded.model.main.operationCount + 1);
   device.getSupportedOperations(device.context, &decoded.model,
                                 reinterpret_cast<bool*>(supported.data()));
-  prepare(device, decoded);
+  prepareAndExecute(device, decoded);
   return 0;
 }

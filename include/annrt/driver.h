@@ -222,7 +222,8 @@ typedef struct AnnrtDevice {
 
   /* Fills *capabilities; pointers inside must stay valid while loaded. */
   int32_t (*getCapabilities)(void* context, AnnrtCapabilities* capabilities);
-  /* One flag per operation of model->main. */
+  /* One flag per operation of model->main; a model that is not a valid NNAPI
+   * model fails (ANEURALNETWORKS_BAD_DATA) with every flag false. */
   int32_t (*getSupportedOperations)(void* context, const AnnrtModel* model, bool* supported);
   bool (*supportsExtension)(void* context, const char* name);
   int32_t (*prepare)(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/abi_model.h"
 
+#include "ops/model_validation.h"
+
 namespace annrt::abi {
 namespace {
 
@@ -197,6 +199,9 @@ Result<std::shared_ptr<Model>> modelFromAbi(const AnnrtModel& source) {
   for (uint32_t i = 0; i < source.extensionCount; ++i) {
     model->extensions.push_back({source.extensions[i].name, source.extensions[i].prefix});
   }
+  // Devices run the model trusting it is a valid NNAPI model, as AOSP's
+  // drivers validate every model they are given.
+  ANNRT_RETURN_IF_ERROR(ops::validateModel(*model));
   return model;
 }
 

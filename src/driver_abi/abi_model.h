@@ -45,8 +45,8 @@ bool knownLifetime(int32_t lifetime);
 
 // A Model whose constants point into `model`'s data; BAD_DATA when an index
 // is out of range or a pointer is null where its count needs one (what the
-// ABI's structures can get wrong; whether the model is a valid NNAPI model
-// is the device's to check, as for models the runtime built).
+// ABI's structures can get wrong), or when the model is not a valid NNAPI
+// model (ops::validateModel, the check the runtime makes at finish).
 Result<std::shared_ptr<Model>> modelFromAbi(const AnnrtModel& model);
 
 }  // namespace annrt::abi

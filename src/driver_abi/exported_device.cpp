@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/exported_device.h"
 
-#include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "driver_abi/abi_model.h"
+#include "driver_abi/request_validation.h"
 
 struct AnnrtPreparedModel {
   std::shared_ptr<annrt::PreparedModel> prepared;
@@ -117,7 +118,12 @@ int32_t getCapabilities(void* context, AnnrtCapabilities* out) {
 
 int32_t getSupportedOperations(void* context, const AnnrtModel* model, bool* supported) {
   const auto converted = modelFromAbi(*model);
-  if (!converted.ok()) return static_cast<int32_t>(converted.error().code);
+  if (!converted.ok()) {
+    // An invalid model has no supported operation (AOSP's drivers fail the
+    // call as well).
+    std::fill_n(supported, model->main.operationCount, false);
+    return static_cast<int32_t>(converted.error().code);
+  }
   const std::vector<bool> flags = exportedOf(context)->device->supportedOperations(**converted);
   for (size_t i = 0; i < model->main.operationCount; ++i) {
     supported[i] = i < flags.size() && flags[i];
@@ -228,15 +234,10 @@ int32_t execute(AnnrtPreparedModel* prepared, const AnnrtRequest* request,
     }
   }
   Request converted{std::move(inputs).value(), std::move(outputs).value()};
-  // Devices index the request by the model's inputs and outputs.
-  const Subgraph& main = prepared->model->main;
-  if (converted.inputs.size() != main.inputIndexes.size() ||
-      converted.outputs.size() != main.outputIndexes.size()) {
-    writeMessage(message,
-                 fmt::format("the request has {} inputs and {} outputs, the model {} and {}",
-                             converted.inputs.size(), converted.outputs.size(),
-                             main.inputIndexes.size(), main.outputIndexes.size()));
-    return static_cast<int32_t>(ErrorCode::BAD_DATA);
+  // Devices run the request trusting it fits the model, as the model itself.
+  if (auto valid = validateRequest(*prepared->model, converted); !valid.ok()) {
+    writeMessage(message, valid.error().message);
+    return static_cast<int32_t>(valid.error().code);
   }
   ExecutionOptions executionOptions;
   executionOptions.measureTiming = options->measureTiming;

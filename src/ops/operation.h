@@ -34,8 +34,17 @@ class ValidationContext {
   // ANeuralNetworksModel_relaxComputationFloat32toFloat16 was set.
   virtual bool isRelaxed() const = 0;
 
-  OperandType inputType(uint32_t index) const { return inputShape(index).type; }
-  OperandType outputType(uint32_t index) const { return outputShape(index).type; }
+  // Validators pick a signature by an operand's type before they count
+  // operands: one the operation lacks has kAbsentType, which no signature
+  // takes (fuzz_abi_model found CAST reading the input of an operation
+  // without inputs).
+  OperandType inputType(uint32_t index) const {
+    return index < inputCount() ? inputShape(index).type : kAbsentType;
+  }
+  OperandType outputType(uint32_t index) const {
+    return index < outputCount() ? outputShape(index).type : kAbsentType;
+  }
+  static constexpr auto kAbsentType = static_cast<OperandType>(-1);
 };
 
 // What a kernel sees at execution time. All input dimensions are known.

@@ -9,7 +9,7 @@
 #include "common/model_limits.h"
 #include "runtime/device_manager.h"
 #include "runtime/loop_timeout.h"
-#include "runtime/operand_validation.h"
+#include "ops/operand_validation.h"
 #include "runtime/trace.h"
 
 namespace annrt::runtime {
@@ -56,7 +56,7 @@ Result<std::vector<uint32_t>> refineDims(const Shape& model, const ANeuralNetwor
   ANNRT_CHECK(isExtensionCode(type.type) == extension,
               "type {} is {}an extension type, the model's {} is {}", type.type,
               extension ? "not " : "", static_cast<int32_t>(model.type), extension ? "" : "not");
-  ANNRT_ASSIGN_OR_RETURN(Shape given, validateOperandType(type, extension));
+  ANNRT_ASSIGN_OR_RETURN(Shape given, ops::validateOperandType(type, extension));
   if (!extension && isTensorType(given.type)) {
     ANNRT_CHECK(allowUnspecified || !hasUnknownDims(given), "dimensions {} are not fully specified",
                 toString(given.dims));

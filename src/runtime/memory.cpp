@@ -110,20 +110,6 @@ void Memory::setInitialized(bool initialized) {
   initialized_ = initialized;
 }
 
-Result<std::vector<uint32_t>> combineDims(const std::vector<uint32_t>& a,
-                                          const std::vector<uint32_t>& b) {
-  if (b.empty()) return a;
-  if (a.empty()) return b;
-  ANNRT_CHECK(a.size() == b.size(), "ranks of {} and {} differ", toString(a), toString(b));
-  std::vector<uint32_t> merged = a;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ANNRT_CHECK(a[i] == 0 || b[i] == 0 || a[i] == b[i], "dimensions {} and {} conflict",
-                toString(a), toString(b));
-    if (merged[i] == 0) merged[i] = b[i];
-  }
-  return merged;
-}
-
 Result<void> Memory::checkConstantRange(size_t offset, size_t length) const {
   ANNRT_CHECK(!description_, "a memory created from a MemoryDesc cannot hold constant values");
   // Reading a mapping without PROT_READ would fault (AOSP does not check).

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/dims.h"
 #include "common/model.h"
 #include "common/result.h"
 #include "runtime/unique_fd.h"
@@ -34,11 +35,6 @@ struct MemoryDescription {
   Shape shape;  // type, quantization and (possibly partial) dims
   std::vector<MemoryRole> roles;
 };
-
-// `a` and `b` merged: a rank or dimension unknown (0) in one is taken from the
-// other; known ones must agree.
-Result<std::vector<uint32_t>> combineDims(const std::vector<uint32_t>& a,
-                                          const std::vector<uint32_t>& b);
 
 class Memory : public MemoryPool {
  public:

@@ -6,15 +6,14 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <set>
 
 #include "common/log.h"
 #include "common/model_limits.h"
-#include "ops/operation.h"
+#include "ops/model_validation.h"
+#include "ops/operand_validation.h"
 #include "runtime/memory.h"
-#include "runtime/operand_validation.h"
 #include "runtime/trace.h"
 
 namespace annrt::runtime {
@@ -22,7 +21,6 @@ namespace {
 
 constexpr size_t kValueAlignment = 8;
 constexpr size_t kLargeValueAlignment = 64;
-constexpr int32_t kMaxOperationCode = static_cast<int32_t>(OperationType::REVERSE);
 
 size_t alignUp(size_t value, size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -38,42 +36,6 @@ class HostPool final : public MemoryPool {
  private:
   std::unique_ptr<uint8_t[]> bytes_;
   size_t size_;
-};
-
-bool isKnownOperationCode(int32_t code) {
-  return (code >= 0 && code <= kMaxOperationCode) ||
-         code == static_cast<int32_t>(OperationType::DENSIFY) ||
-         code == static_cast<int32_t>(OperationType::OEM_OPERATION);
-}
-
-// Operation validation sees the model's operands as they are when the
-// operation is added.
-class BuilderValidationContext final : public ops::ValidationContext {
- public:
-  BuilderValidationContext(const Subgraph& subgraph, const Operation& operation, bool relaxed,
-                           std::function<const void*(uint32_t)> constant)
-      : subgraph_(subgraph),
-        operation_(operation),
-        relaxed_(relaxed),
-        constant_(std::move(constant)) {}
-
-  uint32_t inputCount() const override { return operation_.inputs.size(); }
-  uint32_t outputCount() const override { return operation_.outputs.size(); }
-  const Shape& inputShape(uint32_t i) const override { return in(i).shape; }
-  const Shape& outputShape(uint32_t i) const override {
-    return subgraph_.operands[operation_.outputs[i]].shape;
-  }
-  bool isOmittedInput(uint32_t i) const override { return in(i).lifetime == Lifetime::NO_VALUE; }
-  const void* constantInput(uint32_t i) const override { return constant_(operation_.inputs[i]); }
-  bool isRelaxed() const override { return relaxed_; }
-
- private:
-  const Operand& in(uint32_t i) const { return subgraph_.operands[operation_.inputs[i]]; }
-
-  const Subgraph& subgraph_;
-  const Operation& operation_;
-  bool relaxed_;
-  std::function<const void*(uint32_t)> constant_;
 };
 
 }  // namespace
@@ -99,12 +61,8 @@ Result<Operand*> ModelBuilder::operandAt(int32_t index) {
 
 Result<void> ModelBuilder::addOperand(const ANeuralNetworksOperandType& type) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
-  const bool extensionKnown =
-      isExtensionCode(type.type) &&
-      std::any_of(extensions_.begin(), extensions_.end(), [&](const ExtensionPrefix& e) {
-        return e.prefix == static_cast<uint32_t>(type.type) >> kExtensionTypeBits;
-      });
-  ANNRT_ASSIGN_OR_RETURN(Shape shape, validateOperandType(type, extensionKnown));
+  const bool extensionKnown = ops::isKnownExtensionCode(extensions_, type.type);
+  ANNRT_ASSIGN_OR_RETURN(Shape shape, ops::validateOperandType(type, extensionKnown));
   ANNRT_CHECK(subgraph_.operands.size() < limits::kMaxOperands,
               "the model already has {} operands, annrt's limit", limits::kMaxOperands);
   Operand operand;
@@ -202,7 +160,7 @@ Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(
               params.scaleCount);
   ChannelQuant quant{params.channelDim,
                      std::vector<float>(params.scales, params.scales + params.scaleCount)};
-  ANNRT_RETURN_IF_ERROR(validateChannelQuant(operand->shape, quant));
+  ANNRT_RETURN_IF_ERROR(ops::validateChannelQuant(operand->shape, quant));
   operand->shape.channelQuant = std::move(quant);
   return {};
 }
@@ -219,156 +177,38 @@ Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* da
   return {};
 }
 
-Result<void> ModelBuilder::validateOperation(OperationType type, const Operation& operation) const {
-  if (type == OperationType::IF || type == OperationType::WHILE) {
-    return validateControlFlow(operation);
-  }
-  const ops::OperationRegistration* registration = ops::findModelOperation(extensions_, type);
-  if (registration == nullptr) {
-    // Known to NNAPI but not to annrt's operation library: accepted so that
-    // getSupportedOperationsForDevices can report it; no device will claim it.
-    ANNRT_VLOG(MODEL, "operation {} has no validator in annrt", operationTypeName(type));
-    return {};
-  }
-  BuilderValidationContext context(subgraph_, operation, relaxed_, [this](uint32_t index) {
-    const Operand& operand = subgraph_.operands[index];
-    if (operand.lifetime == Lifetime::CONSTANT_COPY) {
-      return static_cast<const void*>(smallValues_.data() + operand.location.offset);
-    }
-    for (const LargeValue& value : largeValues_) {
-      if (value.operand == index) return value.buffer;
-    }
-    if (operand.lifetime == Lifetime::CONSTANT_REFERENCE && operand.location.pool < pools_.size()) {
-      return static_cast<const void*>(pools_[operand.location.pool]->data() +
-                                      operand.location.offset);
-    }
-    return static_cast<const void*>(nullptr);
-  });
-  return registration->validate(context);
-}
-
-namespace {
-
-// AOSP's rule for operands passed into or out of a referenced model: same
-// type and quantization, and dims that agree where both are known.
-Result<void> checkCompatible(const Shape& outer, const Shape& inner, const char* what, size_t i) {
-  const bool same = outer.type == inner.type && outer.scale == inner.scale &&
-                    outer.zeroPoint == inner.zeroPoint && outer.channelQuant == inner.channelQuant;
-  ANNRT_CHECK(same && combineDims(outer.dims, inner.dims).ok(),
-              "{} {} is {}, incompatible with the referenced model's {}", what, i, toString(outer),
-              toString(inner));
-  return {};
-}
-
-Result<void> checkCondition(const Shape& shape, const char* what) {
-  ANNRT_CHECK(shape.type == OperandType::TENSOR_BOOL8 && shape.dims == std::vector<uint32_t>{1},
-              "{} must be a TENSOR_BOOL8 of dimensions [1], got {}", what, toString(shape));
-  return {};
-}
-
-const Shape& ioShape(const Subgraph& subgraph, const std::vector<uint32_t>& list, size_t i) {
-  return subgraph.operands[list[i]].shape;
-}
-
-}  // namespace
-
-Result<const Subgraph*> ModelBuilder::referencedSubgraph(uint32_t operand) const {
-  const Operand& model = subgraph_.operands[operand];
-  ANNRT_CHECK(model.shape.type == OperandType::SUBGRAPH && model.lifetime == Lifetime::SUBGRAPH,
-              "operand {} must be a model set with setOperandValueFromModel", operand);
-  auto found = std::find_if(referencedModels_.begin(), referencedModels_.end(),
-                            [&](const auto& r) { return r.first == operand; });
-  return &found->second->main;
-}
-
-// The operation's data inputs (from `first` on) feed the referenced model's inputs.
-Result<void> ModelBuilder::checkModelInputs(const Operation& operation, size_t first,
-                                            const Subgraph& model) const {
-  const size_t count = operation.inputs.size() - first;
-  ANNRT_CHECK(model.inputIndexes.size() == count, "{} passes {} inputs to a model taking {}",
-              operationTypeName(operation.type), count, model.inputIndexes.size());
-  for (size_t j = 0; j < count; ++j) {
-    ANNRT_RETURN_IF_ERROR(checkCompatible(subgraph_.operands[operation.inputs[first + j]].shape,
-                                          ioShape(model, model.inputIndexes, j), "input",
-                                          first + j));
-  }
-  return {};
-}
-
-// The operation's outputs take the first outputs of the referenced model.
-Result<void> ModelBuilder::checkModelOutputs(const Operation& operation,
-                                             const Subgraph& model) const {
-  for (size_t j = 0; j < operation.outputs.size(); ++j) {
-    ANNRT_RETURN_IF_ERROR(checkCompatible(subgraph_.operands[operation.outputs[j]].shape,
-                                          ioShape(model, model.outputIndexes, j), "output", j));
-  }
-  return {};
-}
-
-// IF(condition, then, else, inputs...) and WHILE(condition, body, inputs...),
-// with AOSP's rules on the referenced models' inputs and outputs.
-Result<void> ModelBuilder::validateControlFlow(const Operation& operation) const {
-  const bool isIf = operation.type == OperationType::IF;
-  const char* name = operationTypeName(operation.type);
-  ANNRT_CHECK(operation.inputs.size() >= 3 && !operation.outputs.empty(),
-              "{} has {} inputs and {} outputs, needs at least 3 and 1", name,
-              operation.inputs.size(), operation.outputs.size());
-  const size_t first = isIf ? 3 : 2;
-  if (isIf) {
-    ANNRT_RETURN_IF_ERROR(
-        checkCondition(subgraph_.operands[operation.inputs[0]].shape, "the IF condition"));
-  }
-  for (size_t i = isIf ? 1 : 0; i < first; ++i) {
-    ANNRT_ASSIGN_OR_RETURN(const Subgraph* model, referencedSubgraph(operation.inputs[i]));
-    ANNRT_RETURN_IF_ERROR(checkModelInputs(operation, first, *model));
-    const size_t outputs = model->outputIndexes.size();
-    if (!isIf && i == 0) {
-      ANNRT_CHECK(outputs == 1, "the WHILE condition model has {} outputs, needs 1", outputs);
-      ANNRT_RETURN_IF_ERROR(checkCondition(ioShape(*model, model->outputIndexes, 0),
-                                           "the WHILE condition model's output"));
-      continue;
-    }
-    ANNRT_CHECK(isIf ? outputs == operation.outputs.size() : outputs >= operation.outputs.size(),
-                "{} model has {} outputs for {} operation outputs", name, outputs,
-                operation.outputs.size());
-    ANNRT_RETURN_IF_ERROR(checkModelOutputs(operation, *model));
-    if (isIf) continue;
-    // A WHILE body's outputs feed its first inputs on the next iteration.
-    ANNRT_CHECK(model->inputIndexes.size() >= outputs,
-                "the WHILE body model has {} inputs for {} outputs", model->inputIndexes.size(),
-                outputs);
-    for (size_t j = 0; j < outputs; ++j) {  // outputs <= inputs, checked above
-      ANNRT_RETURN_IF_ERROR(checkCompatible(ioShape(*model, model->outputIndexes, j),
-                                            ioShape(*model, model->inputIndexes, j),
-                                            "WHILE body output", j));
-    }
-  }
-  return {};
-}
-
-// Extension operations annrt implements are validated like standard ones;
-// others are accepted for the devices of their vendor.
+// Operations are checked as they are added, against the model as it is then
+// (finish checks them again, in the finished model).
 Result<void> ModelBuilder::checkOperation(const Operation& operation) const {
-  if (auto valid = validateOperation(operation.type, operation); !valid.ok()) {
-    const ops::OperationRegistration* known = ops::findModelOperation(extensions_, operation.type);
-    Error error = valid.takeError();
-    error.message =
-        fmt::format("invalid {} operation: {}",
-                    known ? known->name : operationTypeName(operation.type), error.message);
-    return error;
-  }
-  return {};
+  const ops::OperationEnvironment env{
+      subgraph_, extensions_, relaxed_,
+      [this](uint32_t index) -> const void* {
+        const Operand& operand = subgraph_.operands[index];
+        if (operand.lifetime == Lifetime::CONSTANT_COPY) {
+          return smallValues_.data() + operand.location.offset;
+        }
+        for (const LargeValue& value : largeValues_) {
+          if (value.operand == index) return value.buffer;
+        }
+        if (operand.lifetime == Lifetime::CONSTANT_REFERENCE &&
+            operand.location.pool < pools_.size()) {
+          return pools_[operand.location.pool]->data() + operand.location.offset;
+        }
+        return nullptr;
+      },
+      [this](uint32_t index) -> Result<const Subgraph*> {
+        auto found = std::find_if(referencedModels_.begin(), referencedModels_.end(),
+                                  [&](const auto& r) { return r.first == index; });
+        ANNRT_CHECK(found != referencedModels_.end(), "operand {} holds no model", index);
+        return &found->second->main;
+      }};
+  return ops::validateOperation(operation, env);
 }
 
 Result<void> ModelBuilder::addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
                                         uint32_t outputCount, const uint32_t* outputs) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
-  const bool extension =
-      isExtensionCode(type) &&
-      std::any_of(extensions_.begin(), extensions_.end(), [&](const ExtensionPrefix& e) {
-        return e.prefix == static_cast<uint32_t>(type) >> kExtensionTypeBits;
-      });
-  ANNRT_CHECK(isKnownOperationCode(type) || extension, "unknown operation type {}", type);
+  ANNRT_CHECK(ops::isKnownOperationCode(extensions_, type), "unknown operation type {}", type);
   ANNRT_CHECK((inputCount == 0 || inputs != nullptr) && (outputCount == 0 || outputs != nullptr),
               "null operand index list");
   ANNRT_CHECK(inputCount <= limits::kMaxArity && outputCount <= limits::kMaxArity,
@@ -452,76 +292,6 @@ Result<int32_t> ModelBuilder::getExtensionType(const char* extensionName,
   }
   return static_cast<int32_t>((static_cast<uint32_t>(prefix) << kExtensionTypeBits) |
                               typeWithinExtension);
-}
-
-// What AOSP's model validation checks of each operand at finish.
-Result<void> ModelBuilder::validateOperandAtFinish(uint32_t index) const {
-  const Operand& operand = subgraph_.operands[index];
-  const bool isModel = operand.shape.type == OperandType::SUBGRAPH;
-  const bool holdsModel = operand.lifetime == Lifetime::SUBGRAPH;
-  ANNRT_CHECK(!isModel || holdsModel, "operand {} of type MODEL has no model set", index);
-  ANNRT_CHECK(isModel || !holdsModel, "operand {} was given a model but is not of type MODEL",
-              index);
-  if (operand.shape.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-    ANNRT_CHECK(operand.shape.channelQuant.has_value(),
-                "operand {} needs setOperandSymmPerChannelQuantParams", index);
-  }
-  if (operand.shape.type == OperandType::TENSOR_INT32) {
-    ANNRT_CHECK(!(operand.shape.scale < 0.0f), "TENSOR_INT32 operand {} has negative scale {}",
-                index, operand.shape.scale);
-  }
-  return {};
-}
-
-// The listed operands, and only they, have `lifetime`, each listed once.
-Result<void> ModelBuilder::validateIoList(const std::vector<uint32_t>& list, Lifetime lifetime,
-                                          const char* what) const {
-  std::vector<uint32_t> count(subgraph_.operands.size(), 0);
-  for (uint32_t index : list) {
-    ANNRT_CHECK(subgraph_.operands[index].lifetime == lifetime,
-                "model {} operand {} was since given a value or another role", what, index);
-    ANNRT_CHECK(++count[index] == 1, "operand {} is listed twice as a model {}", index, what);
-  }
-  for (size_t i = 0; i < count.size(); ++i) {
-    ANNRT_CHECK(count[i] == 1 || subgraph_.operands[i].lifetime != lifetime,
-                "operand {} was marked as a model {} by an earlier identifyInputsAndOutputs but "
-                "is not in the last one's list",
-                i, what);
-  }
-  return {};
-}
-
-Result<void> ModelBuilder::validateGraph() const {
-  ANNRT_CHECK(!subgraph_.operands.empty() && !subgraph_.operations.empty(),
-              "the model is empty: it needs operands and operations");
-  for (uint32_t i = 0; i < subgraph_.operands.size(); ++i) {
-    ANNRT_RETURN_IF_ERROR(validateOperandAtFinish(i));
-  }
-  ANNRT_RETURN_IF_ERROR(validateIoList(subgraph_.inputIndexes, Lifetime::SUBGRAPH_INPUT, "input"));
-  ANNRT_RETURN_IF_ERROR(
-      validateIoList(subgraph_.outputIndexes, Lifetime::SUBGRAPH_OUTPUT, "output"));
-  std::vector<uint32_t> writers(subgraph_.operands.size(), 0);
-  for (const Operation& operation : subgraph_.operations) {
-    // As AOSP, operations are validated again: referenced models and
-    // per-channel parameters may have been set since an operation was added.
-    ANNRT_RETURN_IF_ERROR(checkOperation(operation));
-    for (uint32_t index : operation.outputs) {
-      const Lifetime lifetime = subgraph_.operands[index].lifetime;
-      ANNRT_CHECK(lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT,
-                  "operation {} writes operand {}, which is a constant or a model input",
-                  operationTypeName(operation.type), index);
-      ANNRT_CHECK(++writers[index] == 1, "operand {} is written by more than one operation", index);
-    }
-  }
-  // Every value must be known: a temporary or an output no operation writes is
-  // rejected even if nothing reads it (AOSP: "operand is never written").
-  for (size_t i = 0; i < subgraph_.operands.size(); ++i) {
-    const Lifetime lifetime = subgraph_.operands[i].lifetime;
-    const bool computed =
-        lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_OUTPUT;
-    ANNRT_CHECK(!computed || writers[i] == 1, "operand {} is never written by an operation", i);
-  }
-  return checkReferencedCount();
 }
 
 // finish copies every distinct referenced model with all it references, so
@@ -635,9 +405,9 @@ Result<void> ModelBuilder::finish() {
   TraceSpan span(TraceLayer::RUNTIME, TracePhase::PREPARATION, "finish model");
   // As AOSP: a model that fails validation is invalid for good; every later
   // call on it is BAD_STATE.
-  if (Result<void> valid = validateGraph(); !valid.ok()) {
+  if (Result<void> counted = checkReferencedCount(); !counted.ok()) {
     invalid_ = true;
-    return valid;
+    return counted;
   }
   if (Result<void> sorted = sortOperations(); !sorted.ok()) {
     invalid_ = true;
@@ -655,6 +425,12 @@ Result<void> ModelBuilder::finish() {
     auto [it, inserted] = added.emplace(value.get(), 0);
     if (inserted) it->second = addReferencedModel(*value, *model);
     model->main.operands[operandIndex].location = {0, it->second, 0};
+  }
+  // As AOSP, operations are validated again: referenced models and
+  // per-channel parameters may have been set since an operation was added.
+  if (Result<void> valid = ops::validateModel(*model); !valid.ok()) {
+    invalid_ = true;
+    return valid;
   }
   for (const Operation& operation : model->main.operations) {
     for (uint32_t index : operation.inputs) ++model->main.operands[index].consumers;

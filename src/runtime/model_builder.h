@@ -49,18 +49,8 @@ class ModelBuilder {
   void forgetValue(uint32_t index);
   Result<void> markIo(std::vector<uint32_t>& list, uint32_t count, const uint32_t* indexes,
                       Lifetime lifetime);
-  Result<void> validateOperandAtFinish(uint32_t index) const;
-  Result<void> validateIoList(const std::vector<uint32_t>& list, Lifetime lifetime,
-                              const char* what) const;
-  Result<void> validateOperation(OperationType type, const Operation& operation) const;
-  // validateOperation, its error naming the operation.
+  // ops::validateOperation over the model as it is being built.
   Result<void> checkOperation(const Operation& operation) const;
-  Result<void> validateControlFlow(const Operation& operation) const;
-  Result<const Subgraph*> referencedSubgraph(uint32_t operand) const;
-  Result<void> checkModelInputs(const Operation& operation, size_t first,
-                                const Subgraph& model) const;
-  Result<void> checkModelOutputs(const Operation& operation, const Subgraph& model) const;
-  Result<void> validateGraph() const;
   Result<void> checkReferencedCount() const;
   Result<void> sortOperations();
   void copyLargeValues(Model& model);

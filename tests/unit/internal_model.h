@@ -79,4 +79,56 @@ class InternalModel {
   uint32_t next_ = 0;
 };
 
+// An input [1, 4, 4, 1] through `count` (1 or 2) 2x2 MAX_POOL_2Ds of stride
+// 2, each halving its height and width.
+inline std::shared_ptr<const Model> maxPoolChain(uint32_t count) {
+  InternalModel builder;
+  const uint32_t input = builder.tensor({1, 4, 4, 1});
+  uint32_t value = input;
+  for (uint32_t i = 0, side = 2; i < count; ++i, side /= 2) {
+    value = builder.maxPool(value, 2, {1, side, side, 1});
+  }
+  return builder.finish({input}, {value});
+}
+
+// An operand of `type` with dims [1] (none for SUBGRAPH).
+inline Operand operandOf(OperandType type, Lifetime lifetime, DataLocation location = {}) {
+  Operand operand;
+  operand.shape = {
+      type, type == OperandType::SUBGRAPH ? std::vector<uint32_t>{} : std::vector<uint32_t>{1}};
+  operand.lifetime = lifetime;
+  operand.location = location;
+  return operand;
+}
+
+// y = WHILE(false, FLOOR)(x), built by hand as a valid Model: the loop runs
+// no iteration and passes x on. Referenced model 0 is the condition, 1 the body.
+inline Model loopNeverTaken() {
+  Model model;
+  model.operandValues = {0};  // the condition: false
+  const Operand boolFalse =
+      operandOf(OperandType::TENSOR_BOOL8, Lifetime::CONSTANT_COPY, {0, 0, 1});
+  Subgraph condition;
+  condition.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT), boolFalse,
+                        boolFalse, operandOf(OperandType::TENSOR_BOOL8, Lifetime::SUBGRAPH_OUTPUT)};
+  condition.operations = {{OperationType::LOGICAL_AND, {1, 2}, {3}}};
+  condition.inputIndexes = {0};
+  condition.outputIndexes = {3};
+  Subgraph body;
+  body.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT),
+                   operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_OUTPUT)};
+  body.operations = {{OperationType::FLOOR, {0}, {1}}};
+  body.inputIndexes = {0};
+  body.outputIndexes = {1};
+  model.referenced = {condition, body};
+  model.main.operands = {operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT),
+                         operandOf(OperandType::SUBGRAPH, Lifetime::SUBGRAPH, {0, 0, 0}),
+                         operandOf(OperandType::SUBGRAPH, Lifetime::SUBGRAPH, {0, 1, 0}),
+                         operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_OUTPUT)};
+  model.main.operations = {{OperationType::WHILE, {1, 2, 0}, {3}}};
+  model.main.inputIndexes = {0};
+  model.main.outputIndexes = {3};
+  return model;
+}
+
 }  // namespace annrt::test

@@ -23,6 +23,28 @@ TEST(QuantizationTest, ZeroAndUnderflowGiveZeroMultiplier) {
   EXPECT_EQ(quantizeMultiplier(1e-12).multiplier, 0);
 }
 
+// fuzz/regressions/fuzz_abi_model/add-quant-infinite-scales: ADD of int8
+// tensors with scales of +inf (valid) divided inf by inf.
+TEST(QuantizationTest, NonFiniteGivesZeroMultiplier) {
+  for (double real : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    const QuantizedMultiplier m = quantizeMultiplier(real);
+    EXPECT_EQ(m.multiplier, 0) << real;
+    EXPECT_EQ(m.shift, 0) << real;
+  }
+}
+
+// fuzz/regressions/fuzz_abi_model/add-quant-tiny-scale: RELU1 on an int8
+// output of scale 1e-40 quantized -1 to -inf and converted it to int32.
+TEST(QuantizationTest, ActivationRangeOfATinyScaleIsTheTypesRange) {
+  int32_t low = 0, high = 0;
+  activationRange<int8_t>(FusedActivation::RELU1, 1e-40f, 0, &low, &high);
+  EXPECT_EQ(low, -128);
+  EXPECT_EQ(high, 127);
+  activationRange<int8_t>(FusedActivation::RELU1, 0.5f, 0, &low, &high);
+  EXPECT_EQ(low, -2);
+  EXPECT_EQ(high, 2);
+}
+
 TEST(QuantizationTest, MantissaRoundingUpToTwoBumpsTheExponent) {
   // Just below 1.0: the Q31 mantissa rounds to 2^31 and must renormalize.
   const QuantizedMultiplier m = quantizeMultiplier(1.0 - 1e-12);

@@ -2,10 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ops/util/quantization.h"
 
+#include <cmath>
+
 namespace annrt::ops {
 
 QuantizedMultiplier quantizeMultiplier(double real) {
-  if (real == 0.0) return {};
+  // Scales of +inf pass validation (as in AOSP), so a ratio of scales can be
+  // infinite or NaN: it has no fixed-point form, and 0 is as good a result
+  // as any (fuzz_abi_model: a NaN cast to an integer).
+  if (real == 0.0 || !std::isfinite(real)) return {};
   int shift = 0;
   const double mantissa = std::frexp(real, &shift);
   auto fixed = static_cast<int64_t>(std::round(mantissa * static_cast<double>(1LL << 31)));

@@ -41,7 +41,12 @@ void activationRange(FusedActivation activation, float scale, int32_t zeroPoint,
                      int32_t* outMax) {
   const int32_t qmin = std::numeric_limits<T>::min();
   const int32_t qmax = std::numeric_limits<T>::max();
-  auto quantize = [&](float f) { return zeroPoint + static_cast<int32_t>(std::round(f / scale)); };
+  // A tiny (valid) scale puts f / scale past int32, or at infinity: clamped
+  // before the conversion, as the range is anyway (fuzz_abi_model).
+  auto quantize = [&](float f) {
+    const double q = zeroPoint + std::round(static_cast<double>(f) / scale);
+    return static_cast<int32_t>(std::clamp<double>(q, qmin, qmax));
+  };
   switch (activation) {
     case FusedActivation::RELU:
       *outMin = std::max(qmin, quantize(0.0f));

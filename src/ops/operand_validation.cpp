@@ -1,23 +1,23 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
-#include "runtime/operand_validation.h"
+#include "ops/operand_validation.h"
 
 #include <limits>
 
 #include "common/model_limits.h"
 
-namespace annrt::runtime {
+namespace annrt::ops {
 namespace {
 
-Result<void> checkNoQuantParams(const ANeuralNetworksOperandType& t, const char* name) {
+Result<void> checkNoQuantParams(const Shape& t, const char* name) {
   ANNRT_CHECK(t.scale == 0.0f && t.zeroPoint == 0,
               "{} operand must have scale 0 and zeroPoint 0, got {} and {}", name, t.scale,
               t.zeroPoint);
   return {};
 }
 
-Result<void> checkQuantParams(const ANeuralNetworksOperandType& t, const char* name,
-                              int32_t minZeroPoint, int32_t maxZeroPoint) {
+Result<void> checkQuantParams(const Shape& t, const char* name, int32_t minZeroPoint,
+                              int32_t maxZeroPoint) {
   // As AOSP: only scale > 0 (+inf passes, NaN does not).
   ANNRT_CHECK(t.scale > 0.0f, "{} operand needs a positive scale, got {}", name, t.scale);
   ANNRT_CHECK(t.zeroPoint >= minZeroPoint && t.zeroPoint <= maxZeroPoint,
@@ -26,9 +26,9 @@ Result<void> checkQuantParams(const ANeuralNetworksOperandType& t, const char* n
   return {};
 }
 
-Result<void> checkParams(OperandType type, const ANeuralNetworksOperandType& t) {
-  const char* name = operandTypeName(type);
-  switch (type) {
+Result<void> checkParams(const Shape& t) {
+  const char* name = operandTypeName(t.type);
+  switch (t.type) {
     case OperandType::TENSOR_QUANT8_ASYMM: return checkQuantParams(t, name, 0, 255);
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return checkQuantParams(t, name, -128, 127);
     case OperandType::TENSOR_QUANT8_SYMM: return checkQuantParams(t, name, 0, 0);
@@ -61,10 +61,6 @@ Result<void> checkByteSizeFits(const Shape& shape) {
 }  // namespace
 
 Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allowExtension) {
-  const bool extension = isExtensionCode(t.type);
-  ANNRT_CHECK(isKnownOperandType(t.type) || t.type == 10000 || t.type == 10001 ||
-                  (extension && allowExtension),
-              "unknown operand type {}", t.type);
   ANNRT_CHECK((t.dimensionCount == 0) == (t.dimensions == nullptr),
               "dimensionCount {} is inconsistent with dimensions {}", t.dimensionCount,
               static_cast<const void*>(t.dimensions));
@@ -75,14 +71,25 @@ Result<Shape> validateOperandType(const ANeuralNetworksOperandType& t, bool allo
   shape.scale = t.scale;
   shape.zeroPoint = t.zeroPoint;
   shape.dims.assign(t.dimensions, t.dimensions + t.dimensionCount);
-  if (extension) return shape;
+  ANNRT_RETURN_IF_ERROR(validateOperandShape(shape, allowExtension));
+  return shape;
+}
+
+Result<void> validateOperandShape(const Shape& shape, bool allowExtension) {
+  const auto code = static_cast<int32_t>(shape.type);
+  const bool extension = isExtensionCode(code);
+  ANNRT_CHECK(
+      isKnownOperandType(code) || code == 10000 || code == 10001 || (extension && allowExtension),
+      "unknown operand type {}", code);
+  ANNRT_CHECK(shape.dims.size() <= limits::kMaxRank, "rank {} is over annrt's limit of {}",
+              shape.dims.size(), limits::kMaxRank);
+  if (extension) return {};
   if (!isTensorType(shape.type)) {
-    ANNRT_CHECK(t.dimensionCount == 0, "scalar {} operand must have no dimensions, got {}",
-                operandTypeName(shape.type), t.dimensionCount);
+    ANNRT_CHECK(shape.dims.empty(), "scalar {} operand must have no dimensions, got {}",
+                operandTypeName(shape.type), shape.dims.size());
   }
   ANNRT_RETURN_IF_ERROR(checkByteSizeFits(shape));
-  ANNRT_RETURN_IF_ERROR(checkParams(shape.type, t));
-  return shape;
+  return checkParams(shape);
 }
 
 Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant) {
@@ -101,4 +108,4 @@ Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant)
   return {};
 }
 
-}  // namespace annrt::runtime
+}  // namespace annrt::ops

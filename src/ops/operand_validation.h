@@ -10,11 +10,13 @@
 #include "common/result.h"
 #include "common/types.h"
 
-namespace annrt::runtime {
+namespace annrt::ops {
 
 // `allowExtension`: the model has registered the extension prefix of the type.
 Result<Shape> validateOperandType(const ANeuralNetworksOperandType& type, bool allowExtension);
+// The same checks of an operand's type, dims and quantization, as a Shape.
+Result<void> validateOperandShape(const Shape& shape, bool allowExtension);
 
 Result<void> validateChannelQuant(const Shape& shape, const ChannelQuant& quant);
 
-}  // namespace annrt::runtime
+}  // namespace annrt::ops
