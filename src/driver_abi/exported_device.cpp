@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver_abi/exported_device.h"
 
-
 #include <algorithm>
 #include <cstring>
 

@@ -7,9 +7,9 @@
 
 #include "common/log.h"
 #include "common/model_limits.h"
+#include "ops/operand_validation.h"
 #include "runtime/device_manager.h"
 #include "runtime/loop_timeout.h"
-#include "ops/operand_validation.h"
 #include "runtime/trace.h"
 
 namespace annrt::runtime {
