@@ -26,7 +26,9 @@ for target in "${targets[@]}"; do
   "$build/fuzz/$target" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
     -max_total_time="$seconds" -artifact_prefix="$corpus/$target-findings/" \
     "$corpus/$target" "$build/fuzz/seeds/$target" >"$log" 2>&1
-  findings=$(find "$corpus/$target-findings" -type f | wc -l)
+  # slow-unit-* files only say an input took over 10 s, which a busy
+  # machine causes too; -timeout decides what is a hang.
+  findings=$(find "$corpus/$target-findings" -type f ! -name 'slow-unit-*' | wc -l)
   [ "$findings" -eq 0 ] || status=1
   awk -v t="$target" -v s="$seconds" -v f="$findings" '
     /^#[0-9]+/ && / cov: / { for (i = 1; i <= NF; ++i) { if ($i == "cov:") cov = $(i + 1);
