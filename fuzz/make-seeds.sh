@@ -26,6 +26,12 @@ else
   "$seed_writer" nnapi-calls "$out/fuzz_nnapi_calls" "${cases[@]}"
   "$seed_writer" abi-model "$out/fuzz_abi_model" "${cases[@]}"
 fi
+# WHILE, for the ABI model target only (a call sequence holds one model): the
+# smallest WHILE file, whose loop never ends until the fuzzer's loop timeout;
+# its mutants change the condition and the body.
+if [ -f "$cts/V1_3/while_infinite_loop.json" ]; then
+  "$seed_writer" abi-model "$out/fuzz_abi_model" "$cts/V1_3/while_infinite_loop.json"
+fi
 "$seed_writer" diff-inputs "$out/fuzz_diff_inputs"
 "$seed_writer" tflite "$out/fuzz_tflite_import"
 # The smallest default model (229 KB); the others take seconds per run on
