@@ -6,6 +6,7 @@
 #include <android/NeuralNetworks.h>
 
 #include <memory>
+#include <vector>
 
 #include "client/devices.h"
 #include "nnapi_calls.h"
@@ -34,6 +35,7 @@ class Replay {
   ~Replay() {
     ANeuralNetworksCompilation_free(compilation_);
     ANeuralNetworksModel_free(model_);
+    for (ANeuralNetworksModel* model : earlier_) ANeuralNetworksModel_free(model);
   }
   void run(ByteReader& in) {
     ANeuralNetworksModel_create(&model_);
@@ -67,6 +69,14 @@ class Replay {
       case Call::kFinish: ANeuralNetworksModel_finish(model_); return;
       case Call::kCompile: return compile();
       case Call::kExecute: return execute(in);
+      case Call::kNewModel: return newModel();
+      case Call::kSetOperandFromModel: {
+        const auto index = in.read<uint16_t>();
+        const auto slot = in.read<uint8_t>();
+        ANeuralNetworksModel_setOperandValueFromModel(
+            model_, index, earlier_.empty() ? nullptr : earlier_[slot % earlier_.size()]);
+        return;
+      }
       case Call::kCount: return;
     }
   }
@@ -97,6 +107,12 @@ class Replay {
     ANeuralNetworksSymmPerChannelQuantParams params{
         channelDim, static_cast<uint32_t>(scales.size()), scales.data()};
     ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, index, &params);
+  }
+  void newModel() {
+    if (earlier_.size() == kMaxModels) return;
+    earlier_.push_back(model_);
+    model_ = nullptr;
+    ANeuralNetworksModel_create(&model_);
   }
   void compile() {
     ANeuralNetworksCompilation_free(compilation_);
@@ -132,6 +148,8 @@ class Replay {
   }
 
   ANeuralNetworksModel* model_ = nullptr;
+  // Set aside by kNewModel, freed after the model that may reference them.
+  std::vector<ANeuralNetworksModel*> earlier_;
   ANeuralNetworksCompilation* compilation_ = nullptr;
 };
 

@@ -26,11 +26,13 @@ else
   "$seed_writer" nnapi-calls "$out/fuzz_nnapi_calls" "${cases[@]}"
   "$seed_writer" abi-model "$out/fuzz_abi_model" "${cases[@]}"
 fi
-# WHILE, for the ABI model target only (a call sequence holds one model): the
-# smallest WHILE file, whose loop never ends until the fuzzer's loop timeout;
-# its mutants change the condition and the body.
-if [ -f "$cts/V1_3/while_infinite_loop.json" ]; then
-  "$seed_writer" abi-model "$out/fuzz_abi_model" "$cts/V1_3/while_infinite_loop.json"
+# WHILE: the smallest WHILE file (the others are over 128 KB), whose loop
+# ends only at the fuzzers' loop timeout; its mutants change the condition
+# and the body.
+while_case="$cts/V1_3/while_infinite_loop.json"
+if [ -f "$while_case" ]; then
+  "$seed_writer" nnapi-calls "$out/fuzz_nnapi_calls" "$while_case"
+  "$seed_writer" abi-model "$out/fuzz_abi_model" "$while_case"
 fi
 "$seed_writer" diff-inputs "$out/fuzz_diff_inputs"
 "$seed_writer" tflite "$out/fuzz_tflite_import"

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // fuzz_nnapi_calls' input: a sequence of NDK calls, each a call byte then its
-// arguments (byte_stream.h). The replayer makes the calls on one model, one
-// compilation (nnapi-reference) and short-lived executions, and frees
-// everything at the end; the encoder (seed_writer) writes a CTS case's model
-// as such a sequence.
+// arguments (byte_stream.h). The replayer makes the calls on the current
+// model, one compilation (nnapi-reference) and short-lived executions, and
+// frees everything at the end. kNewModel sets the current model aside (up to
+// kMaxModels) and starts another, which may then reference the earlier ones
+// (IF and WHILE bodies) with kSetOperandFromModel. The encoder (seed_writer)
+// writes a CTS case's models as such a sequence, referenced models first.
 #pragma once
 
 #include <android/NeuralNetworks.h>
@@ -27,6 +29,10 @@ enum class Call : uint8_t {
   kFinish,
   kCompile,  // on nnapi-reference (createForDevices) and finish
   kExecute,  // u8 n, u32 input lengths[n], u8 m, u32 output lengths[m]
+  // Added after the first corpora: a call byte is taken modulo kCount, so
+  // the ones above keep their values.
+  kNewModel,
+  kSetOperandFromModel,  // u16 index, u8 earlier model (modulo their count)
   kCount,
 };
 
@@ -37,6 +43,7 @@ inline constexpr uint8_t kMaxRank = 6;
 inline constexpr uint64_t kMaxElements = 1 << 16;
 inline constexpr uint32_t kMaxBuffer = 1 << 20;
 inline constexpr uint32_t kMaxCalls = 256;
+inline constexpr uint32_t kMaxModels = 8;
 
 class CallWriter {
  public:
@@ -77,6 +84,12 @@ class CallWriter {
     call(Call::kRelax);
     out_.write(static_cast<uint8_t>(flag));
   }
+  void setOperandFromModel(uint32_t index, uint32_t model) {
+    call(Call::kSetOperandFromModel);
+    out_.write(static_cast<uint16_t>(index));
+    out_.write(static_cast<uint8_t>(model));
+  }
+  void newModel() { call(Call::kNewModel); }
   void finish() { call(Call::kFinish); }
   void compile() { call(Call::kCompile); }
   void execute(const std::vector<uint32_t>& inputLengths,

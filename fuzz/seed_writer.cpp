@@ -3,8 +3,8 @@
 //
 // Writes seed inputs that need annrt's own encoders (make-seeds.sh does the
 // rest):
-//   seed_writer nnapi-calls OUT_DIR CASES.json...  each CTS case's main model as
-//       the NDK calls that build, compile and run it (nnapi_calls.h)
+//   seed_writer nnapi-calls OUT_DIR CASES.json...  each CTS case's models as
+//       the NDK calls that build, compile and run them (nnapi_calls.h)
 //   seed_writer abi-model OUT_DIR CASES.json...  each CTS case as the AnnrtModel
 //       and AnnrtRequest fuzz_abi_model decodes (its format is described there)
 //   seed_writer diff-inputs OUT_DIR   annrt-diff inputs (fuzz_diff_inputs)
@@ -34,11 +34,12 @@ bool isConstant(cts::Lifetime lifetime) {
   return lifetime == cts::Lifetime::kConstantCopy || lifetime == cts::Lifetime::kConstantReference;
 }
 
-std::vector<uint8_t> encodeCalls(const cts::TestCase& testCase) {
-  const cts::Subgraph& main = testCase.main;
-  fuzz::CallWriter out;
-  for (uint32_t i = 0; i < main.operands.size(); ++i) {
-    const cts::Operand& operand = main.operands[i];
+// The calls that build one model; a SUBGRAPH operand names the referenced
+// model whose calls were written as earlier model `slots[reference]`.
+void encodeModelCalls(const cts::Subgraph& subgraph, const std::vector<uint32_t>& slots,
+                      bool relaxed, fuzz::CallWriter& out) {
+  for (uint32_t i = 0; i < subgraph.operands.size(); ++i) {
+    const cts::Operand& operand = subgraph.operands[i];
     out.addOperand(operand.type, operand.dimensions, operand.scale, operand.zeroPoint);
     if (operand.channelQuant) {
       out.setChannelQuant(i, operand.channelQuant->channelDim, operand.channelQuant->scales);
@@ -48,14 +49,43 @@ std::vector<uint8_t> encodeCalls(const cts::TestCase& testCase) {
       out.setOperandValue(i, &value);
     } else if (operand.lifetime == cts::Lifetime::kNoValue) {
       out.setOperandValue(i, nullptr);
+    } else if (operand.lifetime == cts::Lifetime::kSubgraph && !operand.data.empty()) {
+      const auto reference = static_cast<size_t>(operand.data[0]);
+      if (reference < slots.size()) out.setOperandFromModel(i, slots[reference]);
     }
   }
-  for (const cts::Operation& operation : main.operations) {
+  for (const cts::Operation& operation : subgraph.operations) {
     out.addOperation(operation.type, operation.inputs, operation.outputs);
   }
-  out.identify(main.inputIndexes, main.outputIndexes);
-  out.relax(testCase.isRelaxed);
+  out.identify(subgraph.inputIndexes, subgraph.outputIndexes);
+  out.relax(relaxed);
   out.finish();
+}
+
+// Writes referenced model `r` after the ones it references (each once), so
+// that every reference is to a model already set aside.
+void encodeReferenced(const cts::TestCase& testCase, size_t r, std::vector<uint32_t>& slots,
+                      uint32_t& nextSlot, fuzz::CallWriter& out) {
+  constexpr uint32_t kUnwritten = ~0u, kWriting = kUnwritten - 1;
+  if (slots[r] != kUnwritten) return;
+  slots[r] = kWriting;  // a reference cycle (invalid in CTS) is left unresolved
+  for (const cts::Operand& operand : testCase.referenced[r].operands) {
+    if (operand.lifetime != cts::Lifetime::kSubgraph || operand.data.empty()) continue;
+    const auto reference = static_cast<size_t>(operand.data[0]);
+    if (reference < slots.size()) encodeReferenced(testCase, reference, slots, nextSlot, out);
+  }
+  encodeModelCalls(testCase.referenced[r], slots, testCase.isRelaxed, out);
+  out.newModel();
+  slots[r] = nextSlot++;
+}
+
+std::vector<uint8_t> encodeCalls(const cts::TestCase& testCase) {
+  const cts::Subgraph& main = testCase.main;
+  fuzz::CallWriter out;
+  std::vector<uint32_t> slots(testCase.referenced.size(), ~0u);
+  uint32_t nextSlot = 0;
+  for (size_t r = 0; r < slots.size(); ++r) encodeReferenced(testCase, r, slots, nextSlot, out);
+  encodeModelCalls(main, slots, testCase.isRelaxed, out);
   out.compile();
   std::vector<uint32_t> inputLengths, outputLengths;
   for (uint32_t i : main.inputIndexes) {
@@ -153,13 +183,12 @@ void writeDiffSeeds(const fs::path& outDir) {
 
 using Encoder = std::vector<uint8_t> (*)(const cts::TestCase&);
 
-int writeCaseSeeds(const fs::path& outDir, Encoder encode, bool mainOnly, int argc, char** argv) {
+int writeCaseSeeds(const fs::path& outDir, Encoder encode, int argc, char** argv) {
   int written = 0;
   for (int a = 0; a < argc; ++a) {
     std::ifstream in(argv[a]);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     for (const cts::TestCase& testCase : cts::parseTestCases(text)) {
-      if (mainOnly && !testCase.referenced.empty()) continue;
       writeFile(outDir / testCase.name, encode(testCase));
       ++written;
     }
@@ -180,10 +209,8 @@ int main(int argc, char** argv) {
   const std::string what = argv[1];
   const fs::path outDir = argv[2];
   fs::create_directories(outDir);
-  // One model per call sequence: IF and WHILE cases (referenced models)
-  // are left out.
-  if (what == "nnapi-calls") return writeCaseSeeds(outDir, encodeCalls, true, argc - 3, argv + 3);
-  if (what == "abi-model") return writeCaseSeeds(outDir, encodeAbi, false, argc - 3, argv + 3);
+  if (what == "nnapi-calls") return writeCaseSeeds(outDir, encodeCalls, argc - 3, argv + 3);
+  if (what == "abi-model") return writeCaseSeeds(outDir, encodeAbi, argc - 3, argv + 3);
   if (what == "diff-inputs") {
     writeDiffSeeds(outDir);
     return 0;
