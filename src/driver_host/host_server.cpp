@@ -53,7 +53,7 @@ Result<std::shared_ptr<const abi::SharedRegion>> mapConstants(std::vector<abi::U
 // write past an output's end faults here instead of landing somewhere else.
 class GuardPages {
  public:
-  GuardPages(uint8_t* arena, const std::vector<abi::ArenaArgument>& outputs) : arena_(arena) {
+  GuardPages(uint8_t* arena, const std::vector<abi::ArenaArgument>& outputs) {
     for (const abi::ArenaArgument& a : outputs) {
       if (a.omitted || a.length == 0 || a.file >= 0) continue;
       uint8_t* guard = arena + a.offset + a.length;
@@ -65,7 +65,6 @@ class GuardPages {
   }
 
  private:
-  uint8_t* arena_;
   std::vector<uint8_t*> guards_;
 };
 
