@@ -63,16 +63,18 @@ TEST(CpuLoadTest, SeesABusyProcess) {
     _exit(0);
   }
   CpuLoad load;
-  EXPECT_TRUE(load.poolWorthUsing(1)) << "one thread always finds the caller's core";
+  EXPECT_TRUE(load.advise(1).usePool) << "one thread always finds the caller's core";
   load.othersBusy();  // the first sample
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   const double busy = load.othersBusy();
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  const bool pool = load.poolWorthUsing(static_cast<uint32_t>(cores));
+  const PoolAdvice advice = load.advise(static_cast<uint32_t>(cores));
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
   EXPECT_GE(busy, 0.5);
-  EXPECT_FALSE(pool) << cores << " threads on " << cores << " cores, " << busy << " busy";
+  EXPECT_FALSE(advice.usePool) << cores << " threads on " << cores << " cores, " << busy << " busy";
+  EXPECT_FALSE(advice.fromRunnableTasks) << "a 400 ms window has closed";
+  EXPECT_GE(advice.othersBusy, 0.5);
 }
 
 }  // namespace

@@ -106,11 +106,11 @@ void CpuLoad::refresh() {
   last_ = next;
 }
 
-bool CpuLoad::poolWorthUsing(uint32_t threads) {
-  if (threads <= 1) return true;
+PoolAdvice CpuLoad::advise(uint32_t threads) {
+  if (threads <= 1) return {};
   std::lock_guard lock(mutex_);
   refresh();
-  double others = othersBusy_;
+  PoolAdvice advice{.othersBusy = othersBusy_};
   if (!measured_) {
     // Else the first runs would all go to the pool, which under load costs
     // them several times their time. The runnable count is noisier: this
@@ -118,10 +118,13 @@ bool CpuLoad::poolWorthUsing(uint32_t threads) {
     // tasks count as much as others.
     const std::optional<std::string> line = firstLine("/proc/loadavg");
     const std::optional<uint32_t> runnable = line ? parseRunnableTasks(*line) : std::nullopt;
-    if (!runnable) return true;
-    others = *runnable > threads ? static_cast<double>(*runnable - threads) : 0.0;
+    if (!runnable) return advice;
+    advice.othersBusy = *runnable > threads ? static_cast<double>(*runnable - threads) : 0.0;
+    advice.fromRunnableTasks = true;
   }
-  return static_cast<double>(cores_) - others >= static_cast<double>(threads) - 0.5;
+  advice.usePool =
+      static_cast<double>(cores_) - advice.othersBusy >= static_cast<double>(threads) - 0.5;
+  return advice;
 }
 
 double CpuLoad::othersBusy() {

@@ -38,13 +38,22 @@ double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double tic
 // The runnable tasks /proc/loadavg counts now (its fourth field, "R/T").
 std::optional<uint32_t> parseRunnableTasks(std::string_view loadavg);
 
+// What CpuLoad::advise decided, and from what (for the log).
+struct PoolAdvice {
+  bool usePool = true;
+  double othersBusy = 0;  // cores the other processes take
+  // No 100 ms window had closed yet: othersBusy is the runnable tasks beyond
+  // the pool's threads.
+  bool fromRunnableTasks = false;
+};
+
 class CpuLoad {
  public:
   // Whether `threads` threads (the caller's included) each find a core: at
   // most half a core short, over the latest window of at least 100 ms. Until
   // the first window closes, the tasks runnable now beyond `threads` are the
-  // others' load. True where /proc gives neither.
-  bool poolWorthUsing(uint32_t threads);
+  // others' load. The pool where /proc gives neither.
+  PoolAdvice advise(uint32_t threads);
 
   // Cores busy with other processes over the latest window (0 until one).
   double othersBusy();

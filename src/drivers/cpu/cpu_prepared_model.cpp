@@ -24,15 +24,17 @@ Result<void> CpuPreparedModel::serialize(CacheWriter& out) const {
 
 bool CpuPreparedModel::runThreaded() {
   if (poolThreads_ <= 1 || load_ == nullptr) return true;
-  const bool threaded = load_->poolWorthUsing(poolThreads_);
-  if (threaded != threaded_) {
-    ANNRT_VLOG(DRIVER, "annrt-cpu: other processes keep {:.1f} cores busy: running on {}",
-               load_->othersBusy(),
-               threaded ? fmt::format("{} threads", poolThreads_)
-                        : std::string("the calling thread alone"));
-    threaded_ = threaded;
+  const PoolAdvice advice = load_->advise(poolThreads_);
+  if (advice.usePool != threaded_) {
+    ANNRT_VLOG(DRIVER, "annrt-cpu: {} {:.1f} cores: running on {}",
+               advice.fromRunnableTasks ? "no load window yet; tasks runnable beyond the pool's"
+                                        : "other processes kept busy",
+               advice.othersBusy,
+               advice.usePool ? fmt::format("{} threads", poolThreads_)
+                              : std::string("the calling thread alone"));
+    threaded_ = advice.usePool;
   }
-  return threaded;
+  return advice.usePool;
 }
 
 Result<std::vector<const void*>> CpuPreparedModel::inputBuffers(const Request& request) {
