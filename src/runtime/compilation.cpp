@@ -148,11 +148,8 @@ Result<std::shared_ptr<ExecutionPlan>> Compilation::buildPlan(
     const PartitionOptions& partitionOptions, const PrepareOptions& options) const {
   ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
                          partitionModel(supported, devices, cpu, partitionOptions));
-  std::vector<std::shared_ptr<Device>> stepDevices;
-  for (const auto& step : partition.steps) stepDevices.push_back(step.device);
-  auto cache = PartitionCache::forCompilation(*model, options, stepDevices);
   ANNRT_ASSIGN_OR_RETURN(auto plan, ExecutionPlan::create(std::move(model), partition, cpu, options,
-                                                          std::move(cache)));
+                                                          supported.cache()));
   for (const PlanStepInfo& step : plan->steps()) {
     DeviceManager::get().telemetry().countCompilation(step.device);
   }
@@ -193,7 +190,7 @@ Result<void> Compilation::finish() {
   if (!explicitDevices_ && partitionOptions.mode != PartitionMode::NO_FALLBACK) {
     cpu = DeviceManager::get().reference();
   }
-  SupportedOperations supported(*model_);
+  SupportedOperations supported(*model_, cacheFor(*model_, cpu), options_);
   ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(supported, devices_, cpu));
   auto prepared = preparePlan(supported, devices_, cpu, partitionOptions);
   if (prepared.ok()) return {};
@@ -207,6 +204,13 @@ Result<void> Compilation::finish() {
   PartitionOptions whole = partitionOptions;
   whole.mode = PartitionMode::NO_PARTITIONING;
   return preparePlan(supported, {cpu}, cpu, whole);
+}
+
+std::shared_ptr<const PartitionCache> Compilation::cacheFor(
+    const Model& model, const std::shared_ptr<Device>& cpu) const {
+  std::vector<std::shared_ptr<Device>> candidates = devices_;
+  if (cpu) candidates.push_back(cpu);
+  return PartitionCache::forCompilation(model, options_, candidates);
 }
 
 bool Compilation::shouldSpecialize(size_t bound) const {
@@ -224,7 +228,7 @@ std::shared_ptr<ExecutionPlan> Compilation::specialize(const InputDims& dims) co
     // The cache keeps specializations apart: each step's key holds its
     // input dims (PartitionCache::keyFor).
     ANNRT_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, specializeModel(*model_, dims));
-    SupportedOperations supported(*model);
+    SupportedOperations supported(*model, cacheFor(*model, cpu_), options_);
     return buildPlan(model, supported, devices_, cpu_, partitionOptions_, options_);
   }();
   if (!built.ok()) {

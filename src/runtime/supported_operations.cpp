@@ -3,6 +3,7 @@
 #include "runtime/supported_operations.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "runtime/trace.h"
 
@@ -12,12 +13,26 @@ const std::vector<bool>& SupportedOperations::of(const Device& device) {
   auto it = std::find_if(known_.begin(), known_.end(),
                          [&](const auto& entry) { return entry.first == &device; });
   if (it != known_.end()) return it->second;
-  TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "supported operations");
+  const bool cached = cache_ != nullptr && device.supportsCaching();
+  std::optional<std::vector<bool>> flags;
+  if (cached) {
+    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "cached supported operations");
+    flags = cache_->loadSupported(device, model_, options_);
+  }
+  if (!flags) {
+    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "supported operations");
+    flags = ask(device);
+    if (cached) cache_->storeSupported(device, model_, options_, *flags);
+  }
+  known_.emplace_back(&device, std::move(*flags));
+  return known_.back().second;
+}
+
+std::vector<bool> SupportedOperations::ask(const Device& device) const {
   std::vector<bool> flags = device.supportedOperations(model_);
   // A device answering for fewer operations supports none of the rest.
   flags.resize(model_.main.operations.size(), false);
-  known_.emplace_back(&device, std::move(flags));
-  return known_.back().second;
+  return flags;
 }
 
 std::vector<bool> SupportedOperations::anyOf(const std::vector<std::shared_ptr<Device>>& devices) {
