@@ -106,10 +106,29 @@ TEST(Hash128Test, SeesEveryByteAndTheLength) {
   EXPECT_FALSE(std::equal(original.begin() + 8, original.end(), other.begin() + 8));
 }
 
+// The chains take every fourth 16-byte block from their own start: equal
+// blocks swapped between chains, or between stripes of one chain, still
+// change the digest.
+TEST(Hash128Test, SwappedBlocksChangeTheDigest) {
+  const std::vector<uint8_t> data = randomBytes(16 * 11 + 5, 9);
+  const Hash128 original = hash128(data);
+  for (auto [i, j] : {std::pair{0, 1}, {0, 4}, {1, 5}, {3, 8}, {2, 10}}) {
+    std::vector<uint8_t> swapped = data;
+    std::swap_ranges(swapped.begin() + 16 * i, swapped.begin() + 16 * (i + 1),
+                     swapped.begin() + 16 * j);
+    EXPECT_NE(hash128(swapped), original) << "blocks " << i << " and " << j;
+  }
+  // The same block in every chain is not the same as another block there.
+  const std::vector<uint8_t> same(64, 0x5a);
+  std::vector<uint8_t> other = same;
+  other[63] ^= 1;
+  EXPECT_NE(hash128(same), hash128(other));
+}
+
 // Every input bit flips about half the 128 output bits (the lanes mix
 // their whole state), in full blocks and in the zero-padded tail alike.
 TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
-  for (size_t size : {3, 64, 100}) {
+  for (size_t size : {3, 64, 100, 200}) {
     const std::vector<uint8_t> data = randomBytes(size, static_cast<uint32_t>(size));
     const Hash128 original = hash128(data);
     double total = 0;
