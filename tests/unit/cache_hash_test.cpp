@@ -16,6 +16,7 @@
 #include "runtime/crc32c.h"
 #include "runtime/hash128.h"
 #include "runtime/sha256.h"
+#include "runtime/sha256_blocks.h"
 
 namespace annrt::runtime {
 namespace {
@@ -57,6 +58,24 @@ TEST(Sha256Test, PiecewiseUpdatesEqualOne) {
       pieces.update(std::span(data).subspan(at, std::min(piece, data.size() - at)));
     }
     EXPECT_EQ(pieces.finish(), Sha256(whole).finish()) << "pieces of " << piece;
+  }
+}
+
+// The SHA extensions (when this CPU has them) and the portable code give the
+// same state from any state, over any number of blocks at any alignment.
+TEST(Sha256Test, HardwareAndPortableBlocksAgree) {
+  const std::vector<uint8_t> data = randomBytes(64 * 9 + 3, 5);
+  std::mt19937 random(6);
+  for (size_t start = 0; start < 4; ++start) {
+    for (size_t count = 0; count <= 9 && start + 64 * count <= data.size(); ++count) {
+      uint32_t fast[8], portable[8];
+      for (uint32_t& word : fast) word = static_cast<uint32_t>(random());
+      std::copy(std::begin(fast), std::end(fast), portable);
+      sha256Blocks(fast, data.data() + start, count);
+      sha256BlocksPortable(portable, data.data() + start, count);
+      ASSERT_TRUE(std::equal(std::begin(fast), std::end(fast), portable))
+          << sha256Implementation() << " start " << start << " blocks " << count;
+    }
   }
 }
 
