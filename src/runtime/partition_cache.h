@@ -7,9 +7,9 @@
 // contents. Each partition has its own entry (partitionCacheKey): a device
 // that caches (Device::supportsCaching) is first asked to rebuild its
 // prepared model from the entry, and on a miss prepares it from the model
-// and the result is stored. A device that caches also gets an entry holding
-// which operations of the whole model it supports, so that a warm start
-// need not ask it (SupportedOperations).
+// and the result is stored. A device that caches, and one built into the
+// runtime, also gets an entry holding which operations of the whole model it
+// supports, so that a warm start need not ask it (SupportedOperations).
 #pragma once
 
 #include <memory>

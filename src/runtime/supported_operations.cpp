@@ -13,7 +13,7 @@ const std::vector<bool>& SupportedOperations::of(const Device& device) {
   auto it = std::find_if(known_.begin(), known_.end(),
                          [&](const auto& entry) { return entry.first == &device; });
   if (it != known_.end()) return it->second;
-  const bool cached = cache_ != nullptr && device.supportsCaching();
+  const bool cached = cache_ != nullptr && (device.supportsCaching() || device.isBuiltIn());
   std::optional<std::vector<bool>> flags;
   if (cached) {
     TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "cached supported operations");

@@ -6,8 +6,9 @@
 // operation runs somewhere, then to partition), and asking annrt-cpu costs a
 // conversion across the plug-in ABI and a trial lowering of every operation:
 // on a warm start of a small model that was a third of the compile. With a
-// compilation cache, the answer of a device that caches is kept in the cache
-// too (PartitionCache::loadSupported), so a warm start does not ask it.
+// compilation cache, the answer of a device that caches, or of one built
+// into the runtime, is kept in the cache too (PartitionCache::loadSupported),
+// so a warm start does not ask it.
 #pragma once
 
 #include <memory>

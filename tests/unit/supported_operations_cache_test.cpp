@@ -25,6 +25,8 @@ namespace fs = std::filesystem;
 // Supports every operation but the second, and counts how often it is asked.
 class CountingDevice final : public Device {
  public:
+  CountingDevice(std::string name, bool caches, bool builtIn)
+      : name_(std::move(name)), caches_(caches), builtIn_(builtIn) {}
   const std::string& name() const override { return name_; }
   const std::string& version() const override { return version_; }
   int32_t type() const override { return 2; }
@@ -40,12 +42,14 @@ class CountingDevice final : public Device {
                                                       const PrepareOptions&) override {
     return makeError(ErrorCode::OP_FAILED, "not used here");
   }
-  bool supportsCaching() const override { return true; }
+  bool supportsCaching() const override { return caches_; }
+  bool isBuiltIn() const override { return builtIn_; }
 
   mutable int asked = 0;
 
  private:
-  std::string name_ = "counting-device", version_ = "1";
+  std::string name_, version_ = "1";
+  bool caches_, builtIn_;
   Capabilities capabilities_;
 };
 
@@ -76,13 +80,16 @@ class SupportedOperationsCacheTest : public ::testing::Test {
     options_.token.fill(7);
   }
 
-  // What a compilation of `model` learns of the device, through the cache.
-  std::vector<bool> compile(const Model& model) {
-    auto cache = PartitionCache::forCompilation(model, options_, {device_});
+  // What a compilation of `model` for device_ and `other` learns of
+  // `asked` (one of them), through the cache.
+  std::vector<bool> compile(const Model& model, const std::shared_ptr<CountingDevice>& other,
+                            const CountingDevice& asked) {
+    auto cache = PartitionCache::forCompilation(model, options_, {device_, other});
     EXPECT_NE(cache, nullptr);
     SupportedOperations supported(model, cache, options_);
-    return supported.of(*device_);
+    return supported.of(asked);
   }
+  std::vector<bool> compile(const Model& model) { return compile(model, device_, *device_); }
 
   std::vector<fs::path> entries() const {
     std::vector<fs::path> files;
@@ -92,7 +99,8 @@ class SupportedOperationsCacheTest : public ::testing::Test {
 
   const test::TempPath dir_{"supported_operations_cache"};
   PrepareOptions options_;
-  std::shared_ptr<CountingDevice> device_ = std::make_shared<CountingDevice>();
+  std::shared_ptr<CountingDevice> device_ =
+      std::make_shared<CountingDevice>("caching-plug-in", true, false);
 };
 
 TEST_F(SupportedOperationsCacheTest, AWarmCompilationDoesNotAskTheDevice) {
@@ -102,6 +110,21 @@ TEST_F(SupportedOperationsCacheTest, AWarmCompilationDoesNotAskTheDevice) {
   EXPECT_EQ(entries().size(), 1u);
   EXPECT_EQ(compile(*model), expectedFlags(4));
   EXPECT_EQ(device_->asked, 1);
+}
+
+// A built-in device's answers change only with the runtime's build (in the
+// key); a plug-in's that caches nothing are not the cache's to keep.
+TEST_F(SupportedOperationsCacheTest, BuiltInDevicesAreKeptPlugInsThatCacheNothingAreNot) {
+  const auto model = floorChain(4);
+  const auto builtIn = std::make_shared<CountingDevice>("built-in", false, true);
+  const auto plugIn = std::make_shared<CountingDevice>("plain-plug-in", false, false);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(compile(*model, builtIn, *builtIn), expectedFlags(4));
+    EXPECT_EQ(compile(*model, plugIn, *plugIn), expectedFlags(4));
+  }
+  EXPECT_EQ(builtIn->asked, 1);
+  EXPECT_EQ(plugIn->asked, 2);
+  EXPECT_EQ(entries().size(), 1u);
 }
 
 TEST_F(SupportedOperationsCacheTest, OneCompilationAsksEachDeviceOnce) {
