@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "internal_model.h"
 #include "runtime/cache_file.h"
 #include "runtime/compilation_cache.h"
 #include "runtime/crc32c.h"
@@ -167,16 +168,6 @@ TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
   }
 }
 
-class VectorPool final : public MemoryPool {
- public:
-  explicit VectorPool(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
-  uint8_t* data() const override { return const_cast<uint8_t*>(bytes_.data()); }
-  size_t size() const override { return bytes_.size(); }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
-
 Operand tensorOperand(std::vector<uint32_t> dims, Lifetime lifetime) {
   Operand operand;
   operand.shape.dims = std::move(dims);
@@ -190,7 +181,7 @@ Operand tensorOperand(std::vector<uint32_t> dims, Lifetime lifetime) {
 Model richModel() {
   Model model;
   model.operandValues = randomBytes(256, 4);
-  model.pools.push_back(std::make_shared<VectorPool>(randomBytes(512, 5)));
+  model.pools.push_back(std::make_shared<test::VectorPool>(randomBytes(512, 5)));
   Subgraph& main = model.main;
   main.operands.push_back(tensorOperand({1, 4}, Lifetime::SUBGRAPH_INPUT));
   Operand longConstant = tensorOperand({4, 32}, Lifetime::CONSTANT_COPY);
