@@ -3,9 +3,11 @@
 //
 // What checking and keying a cache entry costs per byte: CRC-32C (the
 // implementation this CPU gets, and the portable table), hash128 (model
-// contents) and SHA-256 (keys), on a 20 MB buffer (a large model's payload).
+// contents) and SHA-256 (keys and model structure; SHA-NI and portable), on a 20 MB buffer (a large
+// model's payload).
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "runtime/crc32c.h"
 #include "runtime/hash128.h"
 #include "runtime/sha256.h"
+#include "runtime/sha256_blocks.h"
 
 namespace {
 
@@ -46,6 +49,7 @@ void Hash128(benchmark::State& state) {
   perByte(state, [](auto bytes) { return hash128(bytes); });
 }
 void Sha256Digest(benchmark::State& state) {
+  state.SetLabel(sha256Implementation());
   perByte(state, [](auto bytes) {
     Sha256 sha;
     sha.update(bytes);
@@ -53,10 +57,19 @@ void Sha256Digest(benchmark::State& state) {
   });
 }
 
+void Sha256Portable(benchmark::State& state) {
+  perByte(state, [](auto bytes) {
+    std::array<uint32_t, 8> words{};
+    sha256BlocksPortable(words.data(), bytes.data(), bytes.size() / 64);
+    return words;
+  });
+}
+
 BENCHMARK(Crc32c)->Unit(benchmark::kMillisecond);
 BENCHMARK(Crc32cTable)->Unit(benchmark::kMillisecond);
 BENCHMARK(Hash128)->Unit(benchmark::kMillisecond);
 BENCHMARK(Sha256Digest)->Unit(benchmark::kMillisecond);
+BENCHMARK(Sha256Portable)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -170,6 +170,10 @@ class Device {
   // Whether prepared models of this device serialize and prepareModelFromCache
   // rebuilds them (the runtime then keeps them in its compilation cache).
   virtual bool supportsCaching() const { return false; }
+  // Built into libneuralnetworks (the reference, annrt-cpu): its answers
+  // change only with the runtime's build, so the compilation cache may keep
+  // its supported operations even when it caches no prepared model.
+  virtual bool isBuiltIn() const { return false; }
   // Rebuilds the prepared model that serialize() wrote for `model` (the same
   // partition, with the same options). The runtime has checked the file's
   // header and checksum, but the device checks its own structure: bytes it

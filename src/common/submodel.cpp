@@ -19,7 +19,12 @@ class SubmodelBuilder {
     auto result = std::make_shared<Model>();
     result->referenced = model_.referenced;
     result->operandValues = model_.operandValues;
-    result->pools = model_.pools;
+    // Referenced subgraphs name pools by index too, so with control flow the
+    // submodel keeps them all; otherwise only those its constants use (a
+    // model from the plug-in ABI has a pool per constant, and annrt-cpu cuts
+    // one into a submodel per stage: copying every pool into each was most
+    // of a warm start's stage cutting).
+    if (!compactPools_) result->pools = model_.pools;
     result->relaxComputationFloat32toFloat16 = model_.relaxComputationFloat32toFloat16;
     result->extensions = model_.extensions;
     Submodel submodel;
@@ -50,6 +55,9 @@ class SubmodelBuilder {
     operand.consumers = 0;
     const auto newIndex = static_cast<uint32_t>(result.main.operands.size());
     it->second = newIndex;
+    if (source.lifetime == Lifetime::CONSTANT_REFERENCE && compactPools_) {
+      operand.location.pool = poolFor(source.location.pool, result);
+    }
     const bool isValue = source.lifetime == Lifetime::CONSTANT_COPY ||
                          source.lifetime == Lifetime::CONSTANT_REFERENCE ||
                          source.lifetime == Lifetime::NO_VALUE ||
@@ -73,8 +81,17 @@ class SubmodelBuilder {
     return newIndex;
   }
 
+  // The submodel's index of main-model pool `pool`, added on first use.
+  uint32_t poolFor(uint32_t pool, Model& result) {
+    auto [it, inserted] = poolMapping_.emplace(pool, static_cast<uint32_t>(result.pools.size()));
+    if (inserted) result.pools.push_back(pool < model_.pools.size() ? model_.pools[pool] : nullptr);
+    return it->second;
+  }
+
   const Model& model_;
   const std::vector<bool>& readOutside_;
+  const bool compactPools_ = model_.referenced.empty();
+  std::unordered_map<uint32_t, uint32_t> poolMapping_;
   std::vector<bool> produced_;
   std::unordered_map<uint32_t, uint32_t> mapping_;
 };

@@ -3,7 +3,9 @@
 //
 // Cuts a set of operations of a model's main subgraph out as a model of its
 // own, so a device can prepare one partition exactly as it prepares a whole
-// model. Referenced subgraphs, constants and pools are shared, not copied.
+// model. Referenced subgraphs, constants and pools are shared, not copied;
+// without referenced subgraphs the submodel lists only the pools its
+// constants use (renumbered).
 #pragma once
 
 #include <memory>

@@ -190,6 +190,7 @@ class PluginDevice final : public Device {
   }
 
   bool supportsCaching() const override { return hasCaching(*device_); }
+  bool isBuiltIn() const override { return library_ == nullptr; }  // no plug-in library
 
   Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
       std::shared_ptr<const Model> model, const CachedBytes& cached,

@@ -22,11 +22,12 @@ constexpr uint32_t kPreferredPadding = 1;
 
 // As AOSP: an operation that neither a selected device nor the CPU fallback
 // supports fails the compilation (BAD_DATA), not every later execution.
-Result<void> checkEveryOperationRuns(const Model& model,
+Result<void> checkEveryOperationRuns(SupportedOperations& supported,
                                      std::vector<std::shared_ptr<Device>> devices,
                                      const std::shared_ptr<Device>& cpu) {
   if (cpu) devices.push_back(cpu);
-  const std::vector<bool> runs = operationsSupportedByAny(model, devices);
+  const Model& model = supported.model();
+  const std::vector<bool> runs = supported.anyOf(devices);
   for (size_t i = 0; i < runs.size(); ++i) {
     ANNRT_CHECK(runs[i], "no device supports operation {} ({})", i,
                 operationTypeName(model.main.operations[i].type));
@@ -56,14 +57,7 @@ std::string placementText(const std::vector<PlanStepInfo>& steps) {
 
 std::vector<bool> operationsSupportedByAny(const Model& model,
                                            const std::vector<std::shared_ptr<Device>>& devices) {
-  std::vector<bool> any(model.main.operations.size(), false);
-  for (const auto& device : devices) {
-    const std::vector<bool> supported = device->supportedOperations(model);
-    for (size_t i = 0; i < any.size() && i < supported.size(); ++i) {
-      any[i] = any[i] || supported[i];
-    }
-  }
-  return any;
+  return SupportedOperations(model).anyOf(devices);
 }
 
 Compilation::Compilation(std::shared_ptr<const Model> model,
@@ -149,28 +143,27 @@ Result<void> Compilation::addExtensionAttribute(std::string_view extension, uint
 }
 
 Result<std::shared_ptr<ExecutionPlan>> Compilation::buildPlan(
-    std::shared_ptr<const Model> model, const std::vector<std::shared_ptr<Device>>& devices,
-    const std::shared_ptr<Device>& cpu, const PartitionOptions& partitionOptions,
-    const PrepareOptions& options) const {
+    std::shared_ptr<const Model> model, SupportedOperations& supported,
+    const std::vector<std::shared_ptr<Device>>& devices, const std::shared_ptr<Device>& cpu,
+    const PartitionOptions& partitionOptions, const PrepareOptions& options) const {
   ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
-                         partitionModel(*model, devices, cpu, partitionOptions));
-  std::vector<std::shared_ptr<Device>> stepDevices;
-  for (const auto& step : partition.steps) stepDevices.push_back(step.device);
-  auto cache = PartitionCache::forCompilation(*model, options, stepDevices);
+                         partitionModel(supported, devices, cpu, partitionOptions));
   ANNRT_ASSIGN_OR_RETURN(auto plan, ExecutionPlan::create(std::move(model), partition, cpu, options,
-                                                          std::move(cache)));
+                                                          supported.cache()));
   for (const PlanStepInfo& step : plan->steps()) {
     DeviceManager::get().telemetry().countCompilation(step.device);
   }
   return plan;
 }
 
-Result<void> Compilation::preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
+Result<void> Compilation::preparePlan(SupportedOperations& supported,
+                                      const std::vector<std::shared_ptr<Device>>& devices,
                                       const std::shared_ptr<Device>& cpu,
                                       const PartitionOptions& partitionOptions) {
   PrepareOptions options = options_;
   if (timeoutNs_) options.deadline = deadlineAfter(*timeoutNs_);
-  ANNRT_ASSIGN_OR_RETURN(plan_, buildPlan(model_, devices, cpu, partitionOptions, options));
+  ANNRT_ASSIGN_OR_RETURN(plan_,
+                         buildPlan(model_, supported, devices, cpu, partitionOptions, options));
   cpu_ = cpu;
   partitionOptions_ = partitionOptions;
   const size_t bound = specializationBound();
@@ -197,8 +190,9 @@ Result<void> Compilation::finish() {
   if (!explicitDevices_ && partitionOptions.mode != PartitionMode::NO_FALLBACK) {
     cpu = DeviceManager::get().reference();
   }
-  ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(*model_, devices_, cpu));
-  auto prepared = preparePlan(devices_, cpu, partitionOptions);
+  SupportedOperations supported(*model_, cacheFor(*model_, cpu), options_);
+  ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(supported, devices_, cpu));
+  auto prepared = preparePlan(supported, devices_, cpu, partitionOptions);
   if (prepared.ok()) return {};
   const ErrorCode code = prepared.error().code;
   if (cpu == nullptr || code == ErrorCode::MISSED_DEADLINE_TRANSIENT ||
@@ -209,7 +203,14 @@ Result<void> Compilation::finish() {
              cpu->name());
   PartitionOptions whole = partitionOptions;
   whole.mode = PartitionMode::NO_PARTITIONING;
-  return preparePlan({cpu}, cpu, whole);
+  return preparePlan(supported, {cpu}, cpu, whole);
+}
+
+std::shared_ptr<const PartitionCache> Compilation::cacheFor(
+    const Model& model, const std::shared_ptr<Device>& cpu) const {
+  std::vector<std::shared_ptr<Device>> candidates = devices_;
+  if (cpu) candidates.push_back(cpu);
+  return PartitionCache::forCompilation(model, options_, candidates);
 }
 
 bool Compilation::shouldSpecialize(size_t bound) const {
@@ -226,8 +227,9 @@ std::shared_ptr<ExecutionPlan> Compilation::specialize(const InputDims& dims) co
   auto built = [&]() -> Result<std::shared_ptr<ExecutionPlan>> {
     // The cache keeps specializations apart: each step's key holds its
     // input dims (PartitionCache::keyFor).
-    ANNRT_ASSIGN_OR_RETURN(auto model, specializeModel(*model_, dims));
-    return buildPlan(std::move(model), devices_, cpu_, partitionOptions_, options_);
+    ANNRT_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, specializeModel(*model_, dims));
+    SupportedOperations supported(*model, cacheFor(*model, cpu_), options_);
+    return buildPlan(model, supported, devices_, cpu_, partitionOptions_, options_);
   }();
   if (!built.ok()) {
     logWarning("cannot specialize the compilation for input dims {} ({}); running the general plan",

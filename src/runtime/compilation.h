@@ -16,6 +16,7 @@
 #include "common/device.h"
 #include "runtime/execution_plan.h"
 #include "runtime/specialized_plans.h"
+#include "runtime/supported_operations.h"
 
 namespace annrt::runtime {
 
@@ -62,14 +63,20 @@ class Compilation {
   Result<void> checkModifiable() const;
   // Finished and prepared: BAD_STATE otherwise.
   Result<void> checkPrepared() const;
-  Result<void> preparePlan(const std::vector<std::shared_ptr<Device>>& devices,
+  Result<void> preparePlan(SupportedOperations& supported,
+                           const std::vector<std::shared_ptr<Device>>& devices,
                            const std::shared_ptr<Device>& cpu, const PartitionOptions& options);
   // Partitions `model` and prepares its steps: finish's path, also taken by
   // each specialization.
+  // `supported` answers for `model` and holds its compilation cache.
   Result<std::shared_ptr<ExecutionPlan>> buildPlan(
-      std::shared_ptr<const Model> model, const std::vector<std::shared_ptr<Device>>& devices,
-      const std::shared_ptr<Device>& cpu, const PartitionOptions& partitionOptions,
-      const PrepareOptions& options) const;
+      std::shared_ptr<const Model> model, SupportedOperations& supported,
+      const std::vector<std::shared_ptr<Device>>& devices, const std::shared_ptr<Device>& cpu,
+      const PartitionOptions& partitionOptions, const PrepareOptions& options) const;
+  // The compilation cache of `model` (the compilation's, or a specialization
+  // of it) on these devices and `cpu`; null when nothing is cached.
+  std::shared_ptr<const PartitionCache> cacheFor(const Model& model,
+                                                 const std::shared_ptr<Device>& cpu) const;
   // Whether executions with concrete input dims get plans of their own.
   bool shouldSpecialize(size_t bound) const;
   // nullptr (logged) when the model cannot be specialized for `dims`.

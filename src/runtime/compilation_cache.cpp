@@ -94,9 +94,12 @@ Result<void> checkPrivate(int fd, const std::string& path) {
 
 }  // namespace
 
-CacheKey partitionCacheKey(const PartitionCacheIdentity& identity) {
+namespace {
+
+// `kind` keeps the key spaces of different entries apart.
+CacheKey identityKey(std::string_view kind, const PartitionCacheIdentity& identity) {
   HashWriter hash;
-  hash.text("annrt partition cache key v1");
+  hash.text(kind);
   hash.text(annrtVersion());
   hash.bytes(identity.base);
   hash.u32s(identity.operations);
@@ -110,6 +113,16 @@ CacheKey partitionCacheKey(const PartitionCacheIdentity& identity) {
   for (const auto& dims : identity.inputDims) hash.u32s(dims);
   hash.text(identity.runtimeBuild);
   return hash.finish();
+}
+
+}  // namespace
+
+CacheKey partitionCacheKey(const PartitionCacheIdentity& identity) {
+  return identityKey("annrt partition cache key v1", identity);
+}
+
+CacheKey supportedOperationsCacheKey(const PartitionCacheIdentity& identity) {
+  return identityKey("annrt supported operations cache key v1", identity);
 }
 
 AutomaticCacheSettings AutomaticCacheSettings::fromEnvironment() {

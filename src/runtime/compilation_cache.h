@@ -62,6 +62,11 @@ struct PartitionCacheIdentity {
 // version, so that no two partitions, devices or settings share a file.
 CacheKey partitionCacheKey(const PartitionCacheIdentity& identity);
 
+// The key of the entry holding which operations of a whole model a device
+// supports (SupportedOperations): the same fields (`operations` empty), in a
+// key space of its own.
+CacheKey supportedOperationsCacheKey(const PartitionCacheIdentity& identity);
+
 // A hash of everything a model computes with: operands (types, dims,
 // quantization, lifetimes, constant values), operations, subgraphs, inputs
 // and outputs, the relaxed flag and extensions. The automatic cache's base.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/hash128.h"
 
+#include <array>
 #include <cstring>
 
 namespace annrt::runtime {
@@ -11,6 +12,7 @@ namespace {
 constexpr uint64_t kA0 = 0x243f6a8885a308d3, kA1 = 0x13198a2e03707345;
 constexpr uint64_t kB0 = 0xb7e151628aed2a6b, kB1 = 0x6a09e667f3bcc909;
 constexpr uint64_t kStep = 0x9e3779b97f4a7c15;  // odd: multiplying by it is a bijection
+constexpr size_t kChains = 4;                   // the main loop below spells them out
 
 uint64_t load64(const uint8_t* p) {
   uint64_t v = 0;
@@ -56,15 +58,34 @@ uint64_t finalize(uint64_t x) {
 
 Hash128 hash128(std::span<const uint8_t> data) {
   const uint64_t length = data.size();
-  Lanes lanes{kA0 ^ length, kB0 + length};
+  // Four chains, each taking every fourth 16-byte block: a chain waits on
+  // its own multiplies only, so the CPU overlaps them (one chain ran at
+  // 5.9 GB/s here). Each starts from its own state, so blocks swapped
+  // between chains do not give the same digest.
+  std::array<Lanes, kChains> chains;
+  for (uint64_t c = 0; c < kChains; ++c) {
+    chains[c] = {(kA0 ^ length) + c * kStep, (kB0 + length) ^ (c * kA1)};
+  }
   const uint8_t* p = data.data();
   size_t n = data.size();
-  for (; n >= 16; n -= 16, p += 16) lanes.absorb(load64(p), load64(p + 8));
+  Lanes c0 = chains[0], c1 = chains[1], c2 = chains[2], c3 = chains[3];  // kept in registers
+  for (; n >= 16 * kChains; n -= 16 * kChains, p += 16 * kChains) {
+    c0.absorb(load64(p), load64(p + 8));
+    c1.absorb(load64(p + 16), load64(p + 24));
+    c2.absorb(load64(p + 32), load64(p + 40));
+    c3.absorb(load64(p + 48), load64(p + 56));
+  }
+  chains = {c0, c1, c2, c3};
+  size_t chain = 0;
+  for (; n >= 16; n -= 16, p += 16) chains[chain++].absorb(load64(p), load64(p + 8));
   if (n > 0) {
     uint8_t tail[16] = {};  // zero-padded; the length, absorbed below, tells the pads apart
     std::memcpy(tail, p, n);
-    lanes.absorb(load64(tail), load64(tail + 8));
+    chains[chain].absorb(load64(tail), load64(tail + 8));
   }
+  // The chains' states, in order, into one more.
+  Lanes lanes{kA0 ^ length, kB0 + length};
+  for (const Lanes& c : chains) lanes.absorb(c.a, c.b);
   lanes.absorb(length, ~length);
   const uint64_t a = finalize(lanes.a), b = finalize(lanes.b ^ rotl(lanes.a, 32));
   Hash128 digest;

@@ -4,10 +4,12 @@
 // A fast non-cryptographic 128-bit hash of bulk data: the automatic cache
 // hashes every constant of a model (tens of MB) on each compilation to find
 // its entry, which SHA-256 in software would make cost more than the cache
-// saves. Two 64-bit lanes with their own constants and their own pairing of
-// the input words each chain 16-byte blocks through a 64x64->128 bit
-// multiply folded to 64 bits; the digests then go into SHA-256 with the
-// model's structure (modelContentHash). Not meant to resist a chosen-input
+// saves. Four chains, each from its own start, take every fourth 16-byte
+// block; in each, two 64-bit lanes with their own constants and their own
+// pairing of the input words absorb a block through a 64x64->128 bit
+// multiply folded to 64 bits. The chains' states then go, in order, into
+// one more, and the digests into SHA-256 with the model's structure
+// (modelContentHash). Not meant to resist a chosen-input
 // attacker (see docs/caching.md), only accidental collisions.
 #pragma once
 

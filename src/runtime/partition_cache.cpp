@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "runtime/build_id.h"
 #include "runtime/device_manager.h"
+#include "runtime/supported_operations_entry.h"
 #include "runtime/trace.h"
 
 namespace annrt::runtime {
@@ -47,9 +48,9 @@ std::shared_ptr<const PartitionCache> PartitionCache::forCompilation(
       new PartitionCache(std::move(automatic), modelContentHash(model), relaxed));
 }
 
-CacheKey PartitionCache::keyFor(const Device& device, const Model& submodel,
-                                const std::vector<uint32_t>& operations,
-                                const PrepareOptions& options) const {
+PartitionCacheIdentity PartitionCache::identityFor(const Device& device, const Model& submodel,
+                                                   const std::vector<uint32_t>& operations,
+                                                   const PrepareOptions& options) const {
   PartitionCacheIdentity identity;
   identity.base = base_;
   identity.operations = operations;
@@ -65,7 +66,42 @@ CacheKey PartitionCache::keyFor(const Device& device, const Model& submodel,
   for (uint32_t input : submodel.main.inputIndexes) {
     identity.inputDims.push_back(submodel.main.operands[input].shape.dims);
   }
-  return partitionCacheKey(identity);
+  return identity;
+}
+
+CacheKey PartitionCache::keyFor(const Device& device, const Model& submodel,
+                                const std::vector<uint32_t>& operations,
+                                const PrepareOptions& options) const {
+  return partitionCacheKey(identityFor(device, submodel, operations, options));
+}
+
+std::optional<std::vector<bool>> PartitionCache::loadSupported(
+    const Device& device, const Model& model, const PrepareOptions& options) const {
+  const CacheKey key = supportedOperationsCacheKey(identityFor(device, model, {}, options));
+  std::optional<CachedBytes> cached = directory_->load(key, device.name(), device.version());
+  if (!cached) return std::nullopt;
+  auto flags = decodeSupportedOperations(cached->bytes, model.main.operations.size());
+  if (!flags.ok()) {
+    logWarning(
+        "compilation cache: entry {} in {} is not {}'s supported operations of this "
+        "model ({}); asking the device",
+        toHex(key), directory_->path(), device.name(), flags.error().message);
+    return std::nullopt;
+  }
+  return std::move(flags).value();
+}
+
+void PartitionCache::storeSupported(const Device& device, const Model& model,
+                                    const PrepareOptions& options,
+                                    const std::vector<bool>& flags) const {
+  const CacheKey key = supportedOperationsCacheKey(identityFor(device, model, {}, options));
+  const std::vector<uint8_t> payload = encodeSupportedOperations(flags);
+  auto written =
+      directory_->store(key, device.name(), device.version(), std::span<const uint8_t>(payload));
+  if (!written.ok()) {
+    logWarning("compilation cache: not storing {}'s supported operations {} in {}: {}",
+               device.name(), toHex(key), directory_->path(), written.error().message);
+  }
 }
 
 std::optional<std::shared_ptr<PreparedModel>> PartitionCache::load(

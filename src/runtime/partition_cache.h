@@ -7,7 +7,9 @@
 // contents. Each partition has its own entry (partitionCacheKey): a device
 // that caches (Device::supportsCaching) is first asked to rebuild its
 // prepared model from the entry, and on a miss prepares it from the model
-// and the result is stored.
+// and the result is stored. A device that caches, and one built into the
+// runtime, also gets an entry holding which operations of the whole model it
+// supports, so that a warm start need not ask it (SupportedOperations).
 #pragma once
 
 #include <memory>
@@ -35,11 +37,23 @@ class PartitionCache {
                                                  const std::vector<uint32_t>& operations,
                                                  const PrepareOptions& options) const;
 
+  // Which operations of `model` (a compilation's whole model) `device`
+  // supports, as an earlier compilation stored them; nullopt when there is
+  // no such entry or it does not check out (logged).
+  std::optional<std::vector<bool>> loadSupported(const Device& device, const Model& model,
+                                                 const PrepareOptions& options) const;
+  // Stores them (a failed store is logged).
+  void storeSupported(const Device& device, const Model& model, const PrepareOptions& options,
+                      const std::vector<bool>& flags) const;
+
  private:
   PartitionCache(std::shared_ptr<CacheDirectory> directory,
                  std::array<uint8_t, kCacheTokenSize> base, bool relaxed)
       : directory_(std::move(directory)), base_(base), relaxed_(relaxed) {}
 
+  PartitionCacheIdentity identityFor(const Device& device, const Model& submodel,
+                                     const std::vector<uint32_t>& operations,
+                                     const PrepareOptions& options) const;
   CacheKey keyFor(const Device& device, const Model& submodel,
                   const std::vector<uint32_t>& operations, const PrepareOptions& options) const;
   std::optional<std::shared_ptr<PreparedModel>> load(Device& device,

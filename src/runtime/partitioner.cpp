@@ -56,10 +56,10 @@ size_t declaredBytes(const Operand& operand) {
 
 class Partitioner {
  public:
-  Partitioner(const Model& model, const std::vector<std::shared_ptr<Device>>& devices,
+  Partitioner(SupportedOperations& supported, const std::vector<std::shared_ptr<Device>>& devices,
               const std::shared_ptr<Device>& cpu, const PartitionOptions& options)
-      : model_(model), devices_(devices), cpu_(cpu), options_(options) {
-    for (const auto& device : devices_) supported_.push_back(device->supportedOperations(model));
+      : model_(supported.model()), devices_(devices), cpu_(cpu), options_(options) {
+    for (const auto& device : devices_) supported_.push_back(supported.of(*device));
   }
 
   Result<PartitionPlan> run() {
@@ -320,12 +320,12 @@ double operationWork(const Model& model, const Operation& operation) {
   return std::max(1.0, outputElements);
 }
 
-Result<PartitionPlan> partitionModel(const Model& model,
+Result<PartitionPlan> partitionModel(SupportedOperations& supported,
                                      const std::vector<std::shared_ptr<Device>>& devices,
                                      const std::shared_ptr<Device>& cpu,
                                      const PartitionOptions& options) {
   ANNRT_CHECK(!devices.empty(), "no devices to run the model");
-  Partitioner partitioner(model, devices, cpu, options);
+  Partitioner partitioner(supported, devices, cpu, options);
   ANNRT_ASSIGN_OR_RETURN(PartitionPlan plan, partitioner.run());
   ANNRT_VLOG(COMPILATION, "ExecutionPlan: {} step(s); {}", plan.steps.size(), plan.decision);
   for (size_t s = 0; s < plan.steps.size(); ++s) {

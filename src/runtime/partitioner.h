@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/device.h"
+#include "runtime/supported_operations.h"
 
 namespace annrt::runtime {
 
@@ -44,9 +45,10 @@ struct PartitionPlan {
   std::string decision;      // why this plan, for logs
 };
 
-// `devices`: the candidates in preference order; `cpu`: the device ops fall
-// back to (nullptr when fallback is not allowed).
-Result<PartitionPlan> partitionModel(const Model& model,
+// Partitions `supported.model()`. `devices`: the candidates in preference
+// order; `cpu`: the device ops fall back to (nullptr when fallback is not
+// allowed).
+Result<PartitionPlan> partitionModel(SupportedOperations& supported,
                                      const std::vector<std::shared_ptr<Device>>& devices,
                                      const std::shared_ptr<Device>& cpu,
                                      const PartitionOptions& options);

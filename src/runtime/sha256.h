@@ -28,8 +28,6 @@ class Sha256 {
   Digest finish();
 
  private:
-  void compress(const uint8_t* block);
-
   std::array<uint32_t, 8> state_;
   std::array<uint8_t, 64> buffer_{};
   size_t buffered_ = 0;

@@ -11,11 +11,13 @@
 #include <random>
 #include <string>
 
+#include "internal_model.h"
 #include "runtime/cache_file.h"
 #include "runtime/compilation_cache.h"
 #include "runtime/crc32c.h"
 #include "runtime/hash128.h"
 #include "runtime/sha256.h"
+#include "runtime/sha256_blocks.h"
 
 namespace annrt::runtime {
 namespace {
@@ -57,6 +59,24 @@ TEST(Sha256Test, PiecewiseUpdatesEqualOne) {
       pieces.update(std::span(data).subspan(at, std::min(piece, data.size() - at)));
     }
     EXPECT_EQ(pieces.finish(), Sha256(whole).finish()) << "pieces of " << piece;
+  }
+}
+
+// The SHA extensions (when this CPU has them) and the portable code give the
+// same state from any state, over any number of blocks at any alignment.
+TEST(Sha256Test, HardwareAndPortableBlocksAgree) {
+  const std::vector<uint8_t> data = randomBytes(64 * 9 + 3, 5);
+  std::mt19937 random(6);
+  for (size_t start = 0; start < 4; ++start) {
+    for (size_t count = 0; count <= 9 && start + 64 * count <= data.size(); ++count) {
+      uint32_t fast[8], portable[8];
+      for (uint32_t& word : fast) word = static_cast<uint32_t>(random());
+      std::copy(std::begin(fast), std::end(fast), portable);
+      sha256Blocks(fast, data.data() + start, count);
+      sha256BlocksPortable(portable, data.data() + start, count);
+      ASSERT_TRUE(std::equal(std::begin(fast), std::end(fast), portable))
+          << sha256Implementation() << " start " << start << " blocks " << count;
+    }
   }
 }
 
@@ -106,10 +126,29 @@ TEST(Hash128Test, SeesEveryByteAndTheLength) {
   EXPECT_FALSE(std::equal(original.begin() + 8, original.end(), other.begin() + 8));
 }
 
+// The chains take every fourth 16-byte block from their own start: equal
+// blocks swapped between chains, or between stripes of one chain, still
+// change the digest.
+TEST(Hash128Test, SwappedBlocksChangeTheDigest) {
+  const std::vector<uint8_t> data = randomBytes(16 * 11 + 5, 9);
+  const Hash128 original = hash128(data);
+  for (auto [i, j] : {std::pair{0, 1}, {0, 4}, {1, 5}, {3, 8}, {2, 10}}) {
+    std::vector<uint8_t> swapped = data;
+    std::swap_ranges(swapped.begin() + 16 * i, swapped.begin() + 16 * (i + 1),
+                     swapped.begin() + 16 * j);
+    EXPECT_NE(hash128(swapped), original) << "blocks " << i << " and " << j;
+  }
+  // The same block in every chain is not the same as another block there.
+  const std::vector<uint8_t> same(64, 0x5a);
+  std::vector<uint8_t> other = same;
+  other[63] ^= 1;
+  EXPECT_NE(hash128(same), hash128(other));
+}
+
 // Every input bit flips about half the 128 output bits (the lanes mix
 // their whole state), in full blocks and in the zero-padded tail alike.
 TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
-  for (size_t size : {3, 64, 100}) {
+  for (size_t size : {3, 64, 100, 200}) {
     const std::vector<uint8_t> data = randomBytes(size, static_cast<uint32_t>(size));
     const Hash128 original = hash128(data);
     double total = 0;
@@ -129,16 +168,6 @@ TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
   }
 }
 
-class VectorPool final : public MemoryPool {
- public:
-  explicit VectorPool(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
-  uint8_t* data() const override { return const_cast<uint8_t*>(bytes_.data()); }
-  size_t size() const override { return bytes_.size(); }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
-
 Operand tensorOperand(std::vector<uint32_t> dims, Lifetime lifetime) {
   Operand operand;
   operand.shape.dims = std::move(dims);
@@ -152,7 +181,7 @@ Operand tensorOperand(std::vector<uint32_t> dims, Lifetime lifetime) {
 Model richModel() {
   Model model;
   model.operandValues = randomBytes(256, 4);
-  model.pools.push_back(std::make_shared<VectorPool>(randomBytes(512, 5)));
+  model.pools.push_back(std::make_shared<test::VectorPool>(randomBytes(512, 5)));
   Subgraph& main = model.main;
   main.operands.push_back(tensorOperand({1, 4}, Lifetime::SUBGRAPH_INPUT));
   Operand longConstant = tensorOperand({4, 32}, Lifetime::CONSTANT_COPY);

@@ -92,6 +92,17 @@ inline std::shared_ptr<const Model> maxPoolChain(uint32_t count) {
 }
 
 // An operand of `type` with dims [1] (none for SUBGRAPH).
+// A memory pool holding its own bytes.
+class VectorPool final : public MemoryPool {
+ public:
+  explicit VectorPool(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+  uint8_t* data() const override { return const_cast<uint8_t*>(bytes_.data()); }
+  size_t size() const override { return bytes_.size(); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 inline Operand operandOf(OperandType type, Lifetime lifetime, DataLocation location = {}) {
   Operand operand;
   operand.shape = {

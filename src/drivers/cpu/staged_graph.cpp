@@ -78,11 +78,22 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
       casts[whole.main.operations[op].outputs[0]] = op;
     }
   }
+  // The one stage whose staged operations read each operand, or kNoStage or
+  // kSeveralStages: found once, not per stage (pose_landmark_full has 132).
+  constexpr int kNoStage = -1, kSeveralStages = -2;
+  std::vector<int> readerStage(whole.main.operands.size(), kNoStage);
+  for (size_t op = 0; op < whole.main.operations.size(); ++op) {
+    if (stageOf[op] < 0) continue;
+    for (uint32_t input : whole.main.operations[op].inputs) {
+      int& reader = readerStage[input];
+      reader = reader == kNoStage || reader == stageOf[op] ? stageOf[op] : kSeveralStages;
+    }
+  }
   for (size_t s = 0; s < plan.size(); ++s) {
     std::vector<bool> readOutside(whole.main.operands.size(), false);
-    for (size_t op = 0; op < whole.main.operations.size(); ++op) {
-      if (stageOf[op] < 0 || stageOf[op] == static_cast<int>(s)) continue;
-      for (uint32_t input : whole.main.operations[op].inputs) readOutside[input] = true;
+    for (size_t i = 0; i < readOutside.size(); ++i) {
+      readOutside[i] = readerStage[i] == kSeveralStages ||
+                       (readerStage[i] >= 0 && readerStage[i] != static_cast<int>(s));
     }
     ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), casts, readOutside, pool));
   }

@@ -1,0 +1,77 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// extractSubmodel's pools: a submodel lists only the pools of the constants
+// it uses, renumbered, and reads the same bytes through them; with
+// referenced subgraphs (which name pools by index too) it keeps them all.
+#include "common/submodel.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "internal_model.h"
+
+namespace annrt {
+namespace {
+
+using test::operandOf;
+using test::VectorPool;
+
+// x -> ADD(x, c0) -> ADD(., c1) -> ADD(., c2) -> y, constant ci of [1] float
+// alone in pool i (as a model from the plug-in ABI has them).
+Model addChain() {
+  Model model;
+  model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT));
+  uint32_t value = 0;
+  for (uint32_t i = 0; i < 3; ++i) {
+    const float constant = 1.5f + float(i);
+    std::vector<uint8_t> bytes(sizeof constant);
+    std::memcpy(bytes.data(), &constant, sizeof constant);
+    model.pools.push_back(std::make_shared<VectorPool>(bytes));
+    const auto c = static_cast<uint32_t>(model.main.operands.size());
+    model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32,
+                                            Lifetime::CONSTANT_REFERENCE, {i, 0, sizeof constant}));
+    const auto out = static_cast<uint32_t>(model.main.operands.size());
+    model.main.operands.push_back(
+        operandOf(OperandType::TENSOR_FLOAT32,
+                  i == 2 ? Lifetime::SUBGRAPH_OUTPUT : Lifetime::TEMPORARY_VARIABLE));
+    model.main.operations.push_back({OperationType::ADD, {value, c}, {out}});
+    value = out;
+  }
+  model.main.inputIndexes = {0};
+  model.main.outputIndexes = {value};
+  return model;
+}
+
+float constantOf(const Model& model, uint32_t operation) {
+  float value = 0;
+  const Operand& operand = model.main.operands[model.main.operations[operation].inputs[1]];
+  std::memcpy(&value, model.constantData(operand), sizeof value);
+  return value;
+}
+
+TEST(SubmodelTest, KeepsOnlyThePoolsOfItsConstants) {
+  const Model model = addChain();
+  const std::vector<bool> readOutside(model.main.operands.size(), false);
+  const Submodel last = extractSubmodel(model, {2}, readOutside);
+  ASSERT_EQ(last.model->pools.size(), 1u);
+  EXPECT_EQ(last.model->pools[0], model.pools[2]);
+  EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
+  const Submodel two = extractSubmodel(model, {1, 2}, readOutside);
+  ASSERT_EQ(two.model->pools.size(), 2u);
+  EXPECT_EQ(constantOf(*two.model, 0), 2.5f);
+  EXPECT_EQ(constantOf(*two.model, 1), 3.5f);
+}
+
+TEST(SubmodelTest, KeepsEveryPoolWithReferencedSubgraphs) {
+  Model model = addChain();
+  model.referenced.push_back(model.main);  // its constants name pools 0-2
+  const std::vector<bool> readOutside(model.main.operands.size(), false);
+  const Submodel last = extractSubmodel(model, {2}, readOutside);
+  ASSERT_EQ(last.model->pools.size(), 3u);
+  EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
+}
+
+}  // namespace
+}  // namespace annrt
