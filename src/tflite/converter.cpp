@@ -105,12 +105,30 @@ std::string Converter::opName() const {
   return op_ ? customOrBuiltinName(*op_) : "?";
 }
 
+namespace {
+
+// What inputTensor/outputTensor give for an omitted input or an index past
+// the operator's list: no shape, no data. Mappers read views (a filter's
+// dims, say) before c.input(i) or c.output(i) report the tensor missing;
+// indexing the list there read past it (fuzz_tflite_import: a CONV_2D with
+// one input).
+const TensorView& absentTensor() {
+  static const TensorView absent = [] {
+    TensorView view;
+    view.index = -1;
+    return view;
+  }();
+  return absent;
+}
+
+}  // namespace
+
 const TensorView& Converter::inputTensor(size_t i) const {
-  return subgraph_.tensors[op_->inputs[i]];
+  return hasInput(i) ? subgraph_.tensors[op_->inputs[i]] : absentTensor();
 }
 
 const TensorView& Converter::outputTensor(size_t i) const {
-  return subgraph_.tensors[op_->outputs[i]];
+  return i < op_->outputs.size() ? subgraph_.tensors[op_->outputs[i]] : absentTensor();
 }
 
 Result<Shape> Converter::operandShape(const TensorView& tensor) const {

@@ -187,7 +187,12 @@ Result<void> splitV(Converter& c, const OpMapping& m) {
   if (sizes.size() != c.outputCount()) return c.opError("size_splits does not match the outputs");
   int32_t offset = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    const int32_t size = sizes[i] >= 0 ? sizes[i] : c.outputTensor(i).shape[axis];
+    const std::vector<int32_t>& outputShape = c.outputTensor(i).shape;
+    if (sizes[i] < 0 && static_cast<size_t>(axis) >= outputShape.size()) {
+      return c.opError("output {} has rank {}, no axis {} to take its size from", i,
+                       outputShape.size(), axis);
+    }
+    const int32_t size = sizes[i] >= 0 ? sizes[i] : outputShape[axis];
     ANNRT_ASSIGN_OR_RETURN(uint32_t output, c.output(i));
     ANNRT_RETURN_IF_ERROR(sliceAxis(c, input, shape.size(), axis, offset, size, output));
     offset += size;

@@ -27,7 +27,8 @@ using testing::ModelSpec;
 using testing::serialize;
 namespace fb = ::annrt::tflite::fb;
 
-constexpr int32_t kWhile = 119, kLess = 58, kAdd = 0, kEmbeddingLookup = 7;
+constexpr int32_t kWhile = 119, kLess = 58, kAdd = 0, kEmbeddingLookup = 7, kConv2d = 3,
+                  kSplitV = 102;
 
 testing::Options whileOptions(int32_t cond, int32_t body) {
   return {fb::BuiltinOptions::WhileOptions, [=](flatbuffers::FlatBufferBuilder& b) {
@@ -143,6 +144,29 @@ const MalformedCase kMalformed[] = {
        m.subgraphs.push_back(m.subgraphs[0]);  // subgraph 1 loops on itself
      },
      "subgraph 1 refers to itself"},
+    // Mappers read a filter's dims before asking for the filter: with one
+    // input they read past the operator's list (fuzz_tflite_import, UBSan).
+    {"ConvolutionWithoutFilter",
+     [](ModelSpec& m) {
+       m.opcodes[0].builtin = kConv2d;
+       m.subgraphs[0].operators[0] = {
+           0, {0}, {2}, {fb::BuiltinOptions::Conv2DOptions, [](flatbuffers::FlatBufferBuilder& b) {
+                           return fb::CreateConv2DOptions(b, fb::Padding::VALID, 1, 1).Union();
+                         }}};
+     },
+     "CONV_2D (tflite op #0): input 1 is missing"},
+    // A size of -1 takes the output's dim on the axis, which a lower-rank
+    // output does not have.
+    {"SplitVOutputWithoutTheAxis",
+     [](ModelSpec& m) {
+       m.opcodes[0].builtin = kSplitV;
+       auto& graph = m.subgraphs[0];
+       graph.tensors.push_back({{1}, 2, m.addBuffer(std::vector<int32_t>{-1}), "sizes"});
+       graph.tensors.push_back({{1}, 2, m.addBuffer(std::vector<int32_t>{3}), "axis"});
+       graph.tensors[2].shape = {4};
+       graph.operators[0] = {0, {0, 3, 4}, {2}};
+     },
+     "output 0 has rank 1, no axis 3 to take its size from"},
 };
 
 class MalformedTest : public ::testing::TestWithParam<MalformedCase> {};
