@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "runtime/model_builder.h"
@@ -103,10 +104,18 @@ class VectorPool final : public MemoryPool {
   std::vector<uint8_t> bytes_;
 };
 
+// A shape of `type` and `dims`, unquantized.
+inline Shape shapeOf(OperandType type, std::vector<uint32_t> dims) {
+  Shape shape;
+  shape.type = type;
+  shape.dims = std::move(dims);
+  return shape;
+}
+
 inline Operand operandOf(OperandType type, Lifetime lifetime, DataLocation location = {}) {
   Operand operand;
-  operand.shape = {
-      type, type == OperandType::SUBGRAPH ? std::vector<uint32_t>{} : std::vector<uint32_t>{1}};
+  operand.shape = shapeOf(
+      type, type == OperandType::SUBGRAPH ? std::vector<uint32_t>{} : std::vector<uint32_t>{1});
   operand.lifetime = lifetime;
   operand.location = location;
   return operand;

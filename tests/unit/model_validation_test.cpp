@@ -110,7 +110,7 @@ TEST_F(ModelValidationTest, IoListWithOperandTwice) {
 
 TEST_F(ModelValidationTest, SubgraphOperandOutOfRange) {
   Operand& operand = model_.main.operands[2];
-  operand.shape = Shape{OperandType::SUBGRAPH, {}};
+  operand.shape = test::shapeOf(OperandType::SUBGRAPH, {});
   operand.lifetime = Lifetime::SUBGRAPH;
   operand.location = {0, 3, 0};
   expectRejected("operand 2 references subgraph 3, the model has 0");
@@ -174,7 +174,7 @@ class CountingContext final : public ValidationContext {
     return shape_;
   }
   uint32_t inputs_, outputs_;
-  Shape shape_{OperandType::TENSOR_FLOAT32, {1}};
+  Shape shape_ = test::shapeOf(OperandType::TENSOR_FLOAT32, {1});
 };
 
 // fuzz/regressions/fuzz_abi_model/cast-without-inputs: CAST's validator read
