@@ -8,14 +8,21 @@
 // are those of the default models' heads and first layers.
 //
 //   build/bench/annrt_native_kernel_bench --benchmark_min_time=0.5
+//
+// --native=all runs the native side with ANNRT_CPU_NATIVE_KERNELS=all: every
+// native form where its kernel applies, including those the host's column of
+// the kernel table leaves on XNNPACK (which is how such a column is measured).
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
+#include "fma_peak.h"
 #include "test_graph.h"
 
 namespace annrt::test {
@@ -56,10 +63,14 @@ void buildConv(TestGraph& g, const ConvCase& c) {
 
 // Times the one-operation graph `build` makes on annrt-cpu at 1 thread, on
 // its own kernels (native) or on XNNPACK.
+// The ANNRT_CPU_NATIVE_KERNELS value of the native side: "1" (the table) or
+// "all" (--native=all).
+const char* gNativeMode = "1";
+
 template <class Build>
 void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t outputFloats,
               Build&& build) {
-  setenv("ANNRT_CPU_NATIVE_KERNELS", native ? "1" : "0", 1);
+  setenv("ANNRT_CPU_NATIVE_KERNELS", native ? gNativeMode : "0", 1);
   TestGraph g;
   build(g);
   g.setThreadHint(1);
@@ -97,15 +108,23 @@ double multiplyAdds(const ConvCase& c) {
   return outputs * c.filter * c.filter * (c.depthwise ? 1 : c.inChannels);
 }
 
-// Reports FLOP/s ("flops": 2 per multiply-add), so that a kernel reads as a
-// share of the core's peak (AVX2+FMA: 32 flops per cycle, AVX-512: 64).
+// The core's measured FMA peak (fma_peak.h), 0 where unknown.
+double gPeakFlops = 0;
+
+// Reports FLOP/s ("flops": 2 per multiply-add) and, where the host's peak is
+// known, that as a percentage of it ("peak%").
 void registerCase(const std::string& name, const ConvCase& c) {
   const uint32_t side = outputSize(c);
   registerPair(name, [c, side](benchmark::State& state, bool native) {
     runGraph(state, native, size_t{c.size} * c.size * c.inChannels,
              size_t{side} * side * c.outChannels, [&c](TestGraph& g) { buildConv(g, c); });
+    const double flops = 2 * multiplyAdds(c);
     state.counters["flops"] =
-        benchmark::Counter(2 * multiplyAdds(c), benchmark::Counter::kIsIterationInvariantRate);
+        benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+    if (gPeakFlops > 0) {
+      state.counters["peak%"] = benchmark::Counter(100 * flops / gPeakFlops,
+                                                   benchmark::Counter::kIsIterationInvariantRate);
+    }
   });
 }
 
@@ -176,10 +195,33 @@ void registerPaddedAdd(const std::string& name, uint32_t size, uint32_t channels
   });
 }
 
+// Takes --native=all out of argv (Google Benchmark refuses flags it does not
+// know).
+void takeNativeFlag(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--native=all") {
+      gNativeMode = "all";
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+}
+
 }  // namespace
 }  // namespace annrt::test
 
 int main(int argc, char** argv) {
+  annrt::test::takeNativeFlag(argc, argv);
+  const annrt::bench::FmaPeak peak = annrt::bench::measureFmaPeak();
+  annrt::test::gPeakFlops = peak.flopsPerSecond;
+  if (peak.flopsPerSecond > 0) {
+    benchmark::AddCustomContext("fma_peak", fmt::format("{:.1f} GFLOP/s ({}, one core, measured)",
+                                                        peak.flopsPerSecond / 1e9, peak.vectors));
+  }
+  benchmark::AddCustomContext("native_side",
+                              std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
   using annrt::test::registerCase;
   using annrt::test::registerPaddedAdd;
   using annrt::test::registerResize;

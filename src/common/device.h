@@ -174,6 +174,12 @@ class Device {
   // change only with the runtime's build, so the compilation cache may keep
   // its supported operations even when it caches no prepared model.
   virtual bool isBuiltIn() const { return false; }
+  // What its supported operations and prepared models depend on in this
+  // process besides the model and the options (annrt-cpu: the instruction
+  // sets of its kernels and ANNRT_CPU_NATIVE_KERNELS), read at each
+  // compilation. Part of every cache key of the device, so that entries made
+  // under other settings are never found.
+  virtual std::string cacheSettings() const { return {}; }
   // Rebuilds the prepared model that serialize() wrote for `model` (the same
   // partition, with the same options). The runtime has checked the file's
   // header and checksum, but the device checks its own structure: bytes it

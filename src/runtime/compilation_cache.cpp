@@ -105,6 +105,7 @@ CacheKey identityKey(std::string_view kind, const PartitionCacheIdentity& identi
   hash.u32s(identity.operations);
   hash.text(identity.deviceName);
   hash.text(identity.deviceVersion);
+  hash.text(identity.deviceSettings);
   hash.i32(identity.preference);
   hash.i32(identity.priority);
   hash.flag(identity.relaxed);

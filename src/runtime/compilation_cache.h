@@ -48,6 +48,8 @@ struct PartitionCacheIdentity {
   // operations (two plans of one model may cut it differently).
   std::vector<uint32_t> operations;
   std::string deviceName, deviceVersion;
+  // Device::cacheSettings.
+  std::string deviceSettings;
   int32_t preference = 0, priority = 0;
   bool relaxed = false;
   uint32_t numThreads = 0;

@@ -56,6 +56,7 @@ PartitionCacheIdentity PartitionCache::identityFor(const Device& device, const M
   identity.operations = operations;
   identity.deviceName = device.name();
   identity.deviceVersion = device.version();
+  identity.deviceSettings = device.cacheSettings();
   identity.preference = options.preference;
   identity.priority = options.priority;
   identity.relaxed = relaxed_;

@@ -18,8 +18,10 @@
 
 #include "common/default_models.h"
 #include "common/device.h"
+#include "common/scoped_environment.h"
 #include "cpu/test_graph.h"
 #include "drivers/cpu/cpu_device.h"
+#include "drivers/cpu/native_kernel_table.h"
 #include "runtime/model_builder.h"
 #include "tflite/importer.h"
 
@@ -227,6 +229,27 @@ TEST_P(CpuCacheTest, OtherSettingsAreRefused) {
       device_
           ->prepareModelFromCache(loaded_.model, {cached.owner, cached.bytes.subspan(1)}, options_)
           .ok());
+}
+
+// The runtime keys annrt-cpu's cache entries (and its supported operations)
+// by these, so a process with other settings never finds them.
+TEST(CpuDeviceCacheSettingsTest, FollowTheNativeKernelModeAndTheInstructionSet) {
+  const std::shared_ptr<Device> device = createCpuDevice();
+  test::ScopedEnvironment environment;
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", nullptr);
+  const std::string table = device->cacheSettings();
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", "0");
+  const std::string off = device->cacheSettings();
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", "all");
+  const std::string all = device->cacheSettings();
+  EXPECT_NE(table, off);
+  EXPECT_NE(table, all);
+  EXPECT_NE(off, all);
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", nullptr);
+  const cpu::ScopedNativeIsa baseline(cpu::NativeIsa::BASELINE, cpu::NativeIsa::BASELINE);
+  if (cpu::hostNativeIsa() != cpu::NativeIsa::BASELINE) {
+    EXPECT_NE(device->cacheSettings(), table);
+  }
 }
 
 // Every model's bytes with every other model.

@@ -16,6 +16,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/scoped_environment.h"
 #include "cpu_test_models.h"
 #include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/operation_profiler.h"
@@ -762,6 +763,26 @@ TEST(NativeKernelTableTest, ThePlanFollowsTheColumnOfTheDecisionIsa) {
     EXPECT_EQ(nativeStage(*wide), wideNative);
     EXPECT_EQ(nativeStage(*narrow), narrowNative);
   }
+}
+
+// ANNRT_CPU_NATIVE_KERNELS=all, for measuring the forms a column leaves out:
+// every form runs where its kernel applies, whatever the column says.
+TEST(NativeKernelTableTest, AllNativeKernelsOverridesTheColumn) {
+  const std::shared_ptr<const Model> model = convModel(depthwise("", 16, 16));
+  const ScopedNativeIsa scoped(hostNativeIsa(), NativeIsa::BASELINE);
+  test::ScopedEnvironment environment;
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", nullptr);
+  EXPECT_EQ(nativeKernelMode(), NativeKernelMode::TABLE);
+  EXPECT_FALSE(planStages(*model, 0, 1).stages[0].native);
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", "all");
+  EXPECT_EQ(nativeKernelMode(), NativeKernelMode::ALL);
+  EXPECT_EQ(nativeFormUse(NativeForm::IMAGE_STEM), NativeUse::PREFERRED);
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 1u);
+  EXPECT_TRUE(plan.stages[0].native);
+  environment.set("ANNRT_CPU_NATIVE_KERNELS", "0");
+  EXPECT_EQ(nativeKernelMode(), NativeKernelMode::OFF);
+  EXPECT_FALSE(nativeKernelsEnabled());
 }
 
 TEST(NativeKernelTableTest, NamesEveryIsaAndFormAndRunsTheBaseline) {

@@ -44,8 +44,10 @@ class CountingDevice final : public Device {
   }
   bool supportsCaching() const override { return caches_; }
   bool isBuiltIn() const override { return builtIn_; }
+  std::string cacheSettings() const override { return settings; }
 
   mutable int asked = 0;
+  std::string settings;
 
  private:
   std::string name_, version_ = "1";
@@ -110,6 +112,20 @@ TEST_F(SupportedOperationsCacheTest, AWarmCompilationDoesNotAskTheDevice) {
   EXPECT_EQ(entries().size(), 1u);
   EXPECT_EQ(compile(*model), expectedFlags(4));
   EXPECT_EQ(device_->asked, 1);
+}
+
+// Answers given under other settings of the device (annrt-cpu's instruction
+// set or ANNRT_CPU_NATIVE_KERNELS) are other entries.
+TEST_F(SupportedOperationsCacheTest, OtherDeviceSettingsAreOtherEntries) {
+  const auto model = floorChain(4);
+  compile(*model);
+  device_->settings = "native kernels 0";
+  EXPECT_EQ(compile(*model), expectedFlags(4));
+  EXPECT_EQ(device_->asked, 2);
+  EXPECT_EQ(entries().size(), 2u);
+  device_->settings.clear();
+  compile(*model);
+  EXPECT_EQ(device_->asked, 2) << "the first settings' entry was not found again";
 }
 
 // A built-in device's answers change only with the runtime's build (in the

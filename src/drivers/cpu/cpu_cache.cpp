@@ -264,7 +264,7 @@ Result<void> writeCompileCache(const Model& model, const CompileSettings& settin
   header.operandCount = static_cast<uint32_t>(model.main.operands.size());
   header.codeIsa = static_cast<uint8_t>(nativeCodeIsa());
   header.decisionIsa = static_cast<uint8_t>(nativeDecisionIsa());
-  header.nativeKernels = settings.nativeKernels ? 1 : 0;
+  header.nativeKernels = static_cast<uint8_t>(settings.nativeKernels);
   header.stageCount = static_cast<uint32_t>(stages.size());
   header.planWords = static_cast<uint32_t>(plan.size());
   header.entryCount = static_cast<uint32_t>(entries.size());
@@ -305,9 +305,10 @@ Result<CachedCompile> readCompileCache(const Model& model, const CompileSettings
   ANNRT_CHECK(header.totalBytes == bytes.size(), "annrt-cpu cache: {} bytes of {}", bytes.size(),
               header.totalBytes);
   ANNRT_CHECK(header.threads == settings.threads &&
-                  header.nativeKernels == (settings.nativeKernels ? 1 : 0),
-              "annrt-cpu cache: planned for {} threads (native kernels {}), not {} ({})",
-              header.threads, header.nativeKernels, settings.threads, settings.nativeKernels);
+                  header.nativeKernels == static_cast<uint8_t>(settings.nativeKernels),
+              "annrt-cpu cache: planned for {} threads (native kernel mode {}), not {} ({})",
+              header.threads, header.nativeKernels, settings.threads,
+              static_cast<unsigned>(settings.nativeKernels));
   ANNRT_CHECK(header.codeIsa == static_cast<uint8_t>(nativeCodeIsa()) &&
                   header.decisionIsa == static_cast<uint8_t>(nativeDecisionIsa()),
               "annrt-cpu cache: packed for another instruction set");

@@ -29,6 +29,7 @@
 #include "common/device.h"
 #include "common/model.h"
 #include "common/result.h"
+#include "drivers/cpu/native_kernel_table.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/weight_store.h"
 
@@ -39,7 +40,7 @@ namespace annrt::cpu {
 // (native_kernel_table.h): a cache of other settings is not used.
 struct CompileSettings {
   uint32_t threads = 1;
-  bool nativeKernels = true;
+  NativeKernelMode nativeKernels = NativeKernelMode::TABLE;
 };
 
 // What a warm start compiles from.

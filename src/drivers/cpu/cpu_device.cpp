@@ -79,7 +79,7 @@ void logPlan(const Model& model, const std::vector<PlannedStage>& plan, uint32_t
 }
 
 CompileSettings settingsFor(const PrepareOptions& options) {
-  return {resolveThreadCount(options.numThreads), nativeKernelsEnabled()};
+  return {resolveThreadCount(options.numThreads), nativeKernelMode()};
 }
 
 class CpuDevice final : public Device {
@@ -96,6 +96,12 @@ class CpuDevice final : public Device {
   }
 
   bool supportsCaching() const override { return true; }
+
+  std::string cacheSettings() const override {
+    return fmt::format("code {}, decisions {}, native kernels {}", nativeIsaName(nativeCodeIsa()),
+                       nativeIsaName(nativeDecisionIsa()),
+                       static_cast<unsigned>(nativeKernelMode()));
+  }
 
   std::vector<bool> supportedOperations(const Model& model) const override {
     std::vector<bool> supported;
@@ -122,7 +128,8 @@ class CpuDevice final : public Device {
     const uint32_t threads = settings.threads;
     // One thread: one stage, with no pool.
     const double handOff = handOffMicros();
-    StagePlan plan = planStages(*model, handOff, threads, settings.nativeKernels);
+    StagePlan plan =
+        planStages(*model, handOff, threads, settings.nativeKernels != NativeKernelMode::OFF);
     logPlan(*model, plan.stages, threads, handOff);
     const ThreadPool pool = sharedThreadPool(threads);
     const bool staged = plan.stages.size() > 1;

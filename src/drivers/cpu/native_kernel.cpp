@@ -2,9 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/native_kernel.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -51,8 +48,7 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 }
 
 bool nativeKernelsEnabled() {
-  const char* value = std::getenv("ANNRT_CPU_NATIVE_KERNELS");
-  return value == nullptr || std::strcmp(value, "0") != 0;
+  return nativeKernelMode() != NativeKernelMode::OFF;
 }
 
 bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const Operation* pad) {

@@ -106,8 +106,7 @@ bool nativeKernelAvailable(LoweringContext& context, const Operation& op);
 
 inline constexpr uint32_t kNativeMaxChannels = 16;
 
-// False when ANNRT_CPU_NATIVE_KERNELS is 0: every operation then runs on
-// XNNPACK (to compare the two, or to work around a kernel).
+// False when ANNRT_CPU_NATIVE_KERNELS is 0 (nativeKernelMode).
 bool nativeKernelsEnabled();
 
 }  // namespace annrt::cpu

@@ -238,7 +238,15 @@ NativeIsa nativeDecisionIsa() {
   return selection().decisions.load(std::memory_order_relaxed);
 }
 
+NativeKernelMode nativeKernelMode() {
+  const char* value = std::getenv("ANNRT_CPU_NATIVE_KERNELS");
+  if (value == nullptr) return NativeKernelMode::TABLE;
+  if (std::string_view(value) == "0") return NativeKernelMode::OFF;
+  return std::string_view(value) == "all" ? NativeKernelMode::ALL : NativeKernelMode::TABLE;
+}
+
 NativeUse nativeFormUse(NativeForm form) {
+  if (nativeKernelMode() == NativeKernelMode::ALL) return NativeUse::PREFERRED;
   return nativeDecision(form, nativeDecisionIsa()).use;
 }
 

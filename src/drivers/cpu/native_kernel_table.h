@@ -106,7 +106,17 @@ const NativeDecision& nativeDecision(NativeForm form, NativeIsa isa);
 NativeIsa nativeCodeIsa();
 NativeIsa nativeDecisionIsa();
 
-// How the table decides `form` for the kernels made now.
+// ANNRT_CPU_NATIVE_KERNELS, read when a model is compiled: "0" runs every
+// operation on XNNPACK (to compare the two, or to work around a kernel);
+// "all" uses every native form wherever its kernel applies, whatever the
+// table says (to measure the forms a column leaves out:
+// `annrt_native_kernel_bench --native=all`); unset or anything else
+// follows the table.
+enum class NativeKernelMode : uint8_t { OFF, TABLE, ALL };
+NativeKernelMode nativeKernelMode();
+
+// How the table decides `form` for the kernels made now (PREFERRED for every
+// form under NativeKernelMode::ALL).
 NativeUse nativeFormUse(NativeForm form);
 inline bool nativeFormPreferred(NativeForm form) {
   return nativeFormUse(form) == NativeUse::PREFERRED;

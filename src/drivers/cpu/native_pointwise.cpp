@@ -398,6 +398,7 @@ std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const PointwiseLayo
 // even, on every shape measured but from 8 channels to a multiple of 16
 // (8 -> 16 on 128x128: 153 vs 129 us).
 bool pointwisePreferred(const PointwiseShape& s, const PointwiseLayout& layout) {
+  if (nativeKernelMode() == NativeKernelMode::ALL) return true;
   if (nativeDecisionIsa() != NativeIsa::AVX512) {
     return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
   }
