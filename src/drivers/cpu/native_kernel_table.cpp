@@ -6,7 +6,10 @@
 // same one-operation graph), in microseconds; docs/native-kernels.md has
 // the commands, the spread of the repeated runs and the whole-model A/B.
 // - AVX-512: the host the kernels were written on (x86-64-v4, 2026-11-25;
-//   README and the git log of src/drivers/cpu/native_*.cpp).
+//   README and the git log of src/drivers/cpu/native_*.cpp), then "Zen 5":
+//   AMD EPYC family 26 (full-width AVX-512), 2 cores, quiet, 2026-11-26,
+//   min-max of three runs, --native=all for the forms the column leaves on
+//   XNNPACK.
 // - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
 //   jobs, 2026-11-25 (the column depthwise form 2026-11-26); three runs
 //   each, one pair or the range given.
@@ -42,12 +45,18 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "28x28x240 179 vs 439, stride 2 56x56x144 158 vs 228; hand_landmark_full 12.3 -> 11.0 ms"},
      {NativeUse::PREFERRED,
       "5x5 14x14x672 84 vs 251 (109 loading per tap), 7x7x1152 34 vs 91, 28x28x240 132 vs "
-      "350; 3x3 56x56x144 171 vs 274, 112x112x24 99 vs 311"},
+      "350; 3x3 56x56x144 171 vs 274, 112x112x24 99 vs 311. Zen 5: 3x3 56x56x144 104-110 vs "
+      "138-143, 112x112x24 73-75 vs 175-193, 128x128x16 52-56 vs 164-173, 32x32x88 19-22 vs "
+      "30-34, s2 128x128x16 19-20 vs 41-43; 5x5 14x14x672 41-49 vs 175-195, 7x7x1152 15-18 vs "
+      "72-75, 28x28x240 72-76 vs 188-191, s2 56x56x144 67-70 vs 112-116; not faster: 3x3 s2 "
+      "112x112x64 87-94 vs 78-79"},
      kUnmeasured},
     // DEPTHWISE_8
     {kUnmeasured,
      {NativeUse::PREFERRED, "3x3 256x256x8 603 vs 1567, 128x128x8 130 vs 334"},
-     {NativeUse::PREFERRED, "3x3 256x256x8 199 vs 770 (git 962ea23)"},
+     {NativeUse::PREFERRED,
+      "3x3 256x256x8 199 vs 770 (git 962ea23); Zen 5 (the column form): 256x256x8 158-168 vs "
+      "652-729, 128x128x8 40-43 vs 161-179"},
      kUnmeasured},
     // DEPTHWISE_WIDE
     {kUnmeasured,
@@ -56,7 +65,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "14x14x672 814 vs 456, 7x7x1152 284 vs 178"},
      {NativeUse::PREFERRED,
       "5x5 14x14x672 159 vs 251, 7x7x1152 90 vs 91 loading per tap (git d33bc6b); the column "
-      "form takes 3x3 and 5x5 of stride 1 and 2"},
+      "form takes 3x3 and 5x5 of stride 1 and 2 (so no default model's shape reaches this "
+      "form on Zen 5)"},
      kUnmeasured},
     // CONV_BY_OUTPUT
     {kUnmeasured,
@@ -65,12 +75,15 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "the time without: no clear gain"},
      {NativeUse::GAP,
       "1.0-2x slower than XNNPACK alone (1x1 and 3x3 from 3-16 channels); kept between "
-      "native operations (pose_landmark_full's head)"},
+      "native operations (pose_landmark_full's head). Zen 5 alone: 3x3 64x64 16 -> 16 180-185 "
+      "vs 92-94, s2 256x256 3 -> 8 110-112 vs 96-97"},
      kUnmeasured},
     // CONV_BY_INPUT
     {kUnmeasured,
      {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555"},
-     {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 290 vs 1300"},
+     {NativeUse::PREFERRED,
+      "3x3 8 -> 1 256x256 290 vs 1300; Zen 5: 8 -> 1 256x256 304-316 vs 793-820, 16 -> 1 "
+      "128x128 111-117 vs 362-374"},
      kUnmeasured},
     // IMAGE_STEM
     {kUnmeasured,
@@ -80,14 +93,18 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "348-424 vs 791-925 (54-82 GFLOP/s in the quietest run, XNNPACK 19-35); "
       "face_detection_short_range 3.36 -> 2.59 ms, face_detection_full_range 9.45 -> 8.35 "
       "(loaded host)"},
-     {NativeUse::NO, "not measured on AVX-512 (the by-output form was 1-2x slower there)"},
+     {NativeUse::NO,
+      "Zen 5 (--native=all), not faster: 3x3 224x224 3 -> 24 137-138 vs 138-139, 256x256 3 -> "
+      "24 178-182 vs 180-200, 3 -> 16 131 vs 100-101, 192x192 3 -> 32 128-130 vs 102-105; 5x5 "
+      "128x128 3 -> 24 121-122 vs 109-113"},
      kUnmeasured},
     // TRANSPOSED_BLOCKS
     {kUnmeasured,
      {NativeUse::PREFERRED,
       "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
      {NativeUse::PREFERRED,
-      "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b)"},
+      "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b); "
+      "Zen 5: 16 -> 1 51-53 vs 197-203, 8 -> 1 46-48 vs 159-165"},
      kUnmeasured},
     // POINTWISE_GEMM
     {kUnmeasured,
@@ -99,7 +116,13 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "0.72-0.93x that time where K < 112, 0.49-1.04x the newest XNNPACK's GFLOP/s before"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
-      "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full"},
+      "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5 where used: 144 -> 24 "
+      "131-136 vs 146-152, 240 -> 40 76-78 vs 88-91, 1152 -> 192 84-87 vs 106-109 (253 GFLOP/s, "
+      "93% of the measured peak), 192 -> 1152 88-90 vs 106-107, 8 -> 8 on 256x256 126-133 vs "
+      "149-156, 16 -> 8 52-54 vs 56-58, 32 -> 8 51-53 vs 54-55; elsewhere (--native=all) "
+      "0.81-0.86x on 672 -> 112, 112 -> 672 and 128 -> 32, 0.95-1.01x on 16 -> 16, 24 -> 16, "
+      "64 -> 24, 40 -> 240, 48 -> 24, 32 -> 128, 1.05-1.17x on 16 -> 64, 24 -> 144, 8 -> 32, "
+      "24 -> 48"},
      kUnmeasured},
     // ADD
     {kUnmeasured,
@@ -113,12 +136,15 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
      {NativeUse::PREFERRED,
-      "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0)"},
+      "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0); "
+      "Zen 5: 48x48 24 -> 32 26-27 vs 45-47, 12x12 64 -> 96 3.3-4.3 vs 5.0-5.2"},
      kUnmeasured},
     // RESIZE_BILINEAR
     {kUnmeasured,
      {NativeUse::PREFERRED, "2x of 64x64x16 135 vs 233, 32x32x24 53 vs 82, 16x16x128 66 vs 93"},
-     {NativeUse::PREFERRED, "2x of 64x64x16 48 vs 68"},
+     {NativeUse::PREFERRED,
+      "2x of 64x64x16 48 vs 68; Zen 5: 64x64x16 39-46 vs 64-67, 32x32x24 15-18 vs 21-22, "
+      "16x16x128 16-23 vs 25"},
      kUnmeasured},
 }};
 
