@@ -23,9 +23,7 @@ constexpr uint32_t kPreferredPadding = 1;
 // As AOSP: an operation that neither a selected device nor the CPU fallback
 // supports fails the compilation (BAD_DATA), not every later execution.
 Result<void> checkEveryOperationRuns(SupportedOperations& supported,
-                                     std::vector<std::shared_ptr<Device>> devices,
-                                     const std::shared_ptr<Device>& cpu) {
-  if (cpu) devices.push_back(cpu);
+                                     const std::vector<std::shared_ptr<Device>>& devices) {
   const Model& model = supported.model();
   const std::vector<bool> runs = supported.anyOf(devices);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -191,7 +189,7 @@ Result<void> Compilation::finish() {
     cpu = DeviceManager::get().reference();
   }
   SupportedOperations supported(*model_, cacheFor(*model_, cpu), options_);
-  ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(supported, devices_, cpu));
+  ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(supported, candidates(cpu)));
   auto prepared = preparePlan(supported, devices_, cpu, partitionOptions);
   if (prepared.ok()) return {};
   const ErrorCode code = prepared.error().code;
@@ -206,11 +204,16 @@ Result<void> Compilation::finish() {
   return preparePlan(supported, {cpu}, cpu, whole);
 }
 
+std::vector<std::shared_ptr<Device>> Compilation::candidates(
+    const std::shared_ptr<Device>& cpu) const {
+  std::vector<std::shared_ptr<Device>> devices = devices_;
+  if (cpu) devices.push_back(cpu);
+  return devices;
+}
+
 std::shared_ptr<const PartitionCache> Compilation::cacheFor(
     const Model& model, const std::shared_ptr<Device>& cpu) const {
-  std::vector<std::shared_ptr<Device>> candidates = devices_;
-  if (cpu) candidates.push_back(cpu);
-  return PartitionCache::forCompilation(model, options_, candidates);
+  return PartitionCache::forCompilation(model, options_, candidates(cpu));
 }
 
 bool Compilation::shouldSpecialize(size_t bound) const {

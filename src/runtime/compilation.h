@@ -73,6 +73,9 @@ class Compilation {
       std::shared_ptr<const Model> model, SupportedOperations& supported,
       const std::vector<std::shared_ptr<Device>>& devices, const std::shared_ptr<Device>& cpu,
       const PartitionOptions& partitionOptions, const PrepareOptions& options) const;
+  // The selected devices, then the CPU fallback `cpu` if any: every device a
+  // plan may use.
+  std::vector<std::shared_ptr<Device>> candidates(const std::shared_ptr<Device>& cpu) const;
   // The compilation cache of `model` (the compilation's, or a specialization
   // of it) on these devices and `cpu`; null when nothing is cached.
   std::shared_ptr<const PartitionCache> cacheFor(const Model& model,
