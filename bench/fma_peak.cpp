@@ -4,10 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
+#include <cstddef>
 
 namespace annrt::bench {
 namespace {
@@ -32,34 +29,33 @@ double bestFlopsPerSecond(Run run, double flopsPerRound) {
   return best;
 }
 
-__attribute__((target("avx512f"))) float chains512() {
-  __m512 acc[kChains];
-  for (int c = 0; c < kChains; ++c) acc[c] = _mm512_set1_ps(static_cast<float>(c));
-  const __m512 a = _mm512_set1_ps(0.999F), b = _mm512_set1_ps(0.001F);
+using Float8 = float __attribute__((vector_size(32)));
+using Float16 = float __attribute__((vector_size(64)));
+
+// Inlined into the callers below, whose target makes its multiply-adds
+// (contracted: -ffp-contract=fast) FMAs of their vector width.
+template <class Vec>
+[[gnu::always_inline]] inline float chains() {
+  // Read at run time, so that no chain's result is known to the compiler.
+  static volatile float seed = 1.0F;
+  Vec acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = Vec{} + (seed + static_cast<float>(c));
+  const Vec a = Vec{} + 0.999F, b = Vec{} + 0.001F;
   for (long r = 0; r < kRounds; ++r) {
-    for (int c = 0; c < kChains; ++c) acc[c] = _mm512_fmadd_ps(acc[c], a, b);
+    for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * a + b;
   }
-  for (int c = 1; c < kChains; ++c) acc[0] = _mm512_add_ps(acc[0], acc[c]);
-  float lanes[16];
-  _mm512_storeu_ps(lanes, acc[0]);
+  for (int c = 1; c < kChains; ++c) acc[0] += acc[c];
   float sum = 0;
-  for (float lane : lanes) sum += lane;
+  for (size_t lane = 0; lane < sizeof(Vec) / sizeof(float); ++lane) sum += acc[0][lane];
   return sum;
 }
 
+__attribute__((target("avx512f"))) float chains512() {
+  return chains<Float16>();
+}
+
 __attribute__((target("avx2,fma"))) float chains256() {
-  __m256 acc[kChains];
-  for (int c = 0; c < kChains; ++c) acc[c] = _mm256_set1_ps(static_cast<float>(c));
-  const __m256 a = _mm256_set1_ps(0.999F), b = _mm256_set1_ps(0.001F);
-  for (long r = 0; r < kRounds; ++r) {
-    for (int c = 0; c < kChains; ++c) acc[c] = _mm256_fmadd_ps(acc[c], a, b);
-  }
-  for (int c = 1; c < kChains; ++c) acc[0] = _mm256_add_ps(acc[0], acc[c]);
-  float lanes[8];
-  _mm256_storeu_ps(lanes, acc[0]);
-  float sum = 0;
-  for (float lane : lanes) sum += lane;
-  return sum;
+  return chains<Float8>();
 }
 #endif
 
