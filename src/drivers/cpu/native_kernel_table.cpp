@@ -119,10 +119,12 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5 where used: 144 -> 24 "
       "131-136 vs 146-152, 240 -> 40 76-78 vs 88-91, 1152 -> 192 84-87 vs 106-109 (253 GFLOP/s, "
       "93% of the measured peak), 192 -> 1152 88-90 vs 106-107, 8 -> 8 on 256x256 126-133 vs "
-      "149-156, 16 -> 8 52-54 vs 56-58, 32 -> 8 51-53 vs 54-55; elsewhere (--native=all) "
-      "0.81-0.86x on 672 -> 112, 112 -> 672 and 128 -> 32, 0.95-1.01x on 16 -> 16, 24 -> 16, "
-      "64 -> 24, 40 -> 240, 48 -> 24, 32 -> 128, 1.05-1.17x on 16 -> 64, 24 -> 144, 8 -> 32, "
-      "24 -> 48"},
+      "149-156, 16 -> 8 52-54 vs 56-58, 32 -> 8 51-53 vs 54-55; 0.81-0.86x on 672 -> 112, "
+      "112 -> 672 and 128 -> 32, so used from 112 input channels on (hand_landmark_full 4.14 "
+      "-> 3.81 ms, pose_landmark_full 6.64 -> 6.30); elsewhere (--native=all) 0.95-1.01x on "
+      "16 -> 16, 24 -> 16, 64 -> 24, 40 -> 240, 48 -> 24, 32 -> 128, 1.05-1.17x on 16 -> 64, "
+      "24 -> 144, 8 -> 32, 24 -> 48 (before whole panels were stored apart: then 16 -> 64 "
+      "142-155 vs 141-145, 8 -> 32 38-41 vs 36-37)"},
      kUnmeasured},
     // ADD
     {kUnmeasured,
