@@ -230,10 +230,15 @@ template <int R, bool NARROW>
 
 // Where tile t of `tiles` starts: the pixels are shared out evenly, so that
 // every tile has nearly its full rows (49 pixels as 10, 10, 10, 10, 9: a
-// last tile of 1 waited on its multiply-adds' latency, and cost 8% more).
-inline size_t tileStart(size_t pixels, size_t tiles, size_t t) {
-  return t * pixels / tiles;
-}
+// last tile of 1 waited on its multiply-adds' latency, and cost 8% more),
+// the first pixels % tiles tiles one row more. No division per tile: on
+// layers of 8 input channels a tile is ~100 cycles of multiply-adds.
+struct TileRows {
+  size_t rows, longer;  // pixels / tiles, pixels % tiles
+  TileRows(size_t pixels, size_t tiles) : rows(pixels / tiles), longer(pixels % tiles) {}
+  size_t start(size_t t) const { return t * rows + std::min(t, longer); }
+  size_t count(size_t t) const { return rows + (t < longer ? 1 : 0); }
+};
 
 // Row tiles [first, first + count) of `tiles` (of up to R pixels) by panels
 // [panels, panels + panelCount), each tile across the panels while its
@@ -243,9 +248,10 @@ template <int R, bool NARROW>
                                            const float* packed, const Panel* panels,
                                            size_t panelCount, float* out, size_t tiles,
                                            size_t first, size_t count) {
+  const TileRows share(s.pixels, tiles);
   for (size_t t = first; t < first + count; ++t) {
-    const size_t m = tileStart(s.pixels, tiles, t);
-    const size_t rows = tileStart(s.pixels, tiles, t + 1) - m;
+    const size_t m = share.start(t);
+    const size_t rows = share.count(t);
     if (rows == R) {
       rowTile<R, NARROW>(s, image, packed, panels, panelCount, out, m);
     } else {
