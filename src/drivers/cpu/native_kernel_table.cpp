@@ -48,8 +48,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "350; 3x3 56x56x144 171 vs 274, 112x112x24 99 vs 311. Zen 5: 3x3 56x56x144 104-110 vs "
       "138-143, 112x112x24 73-75 vs 175-193, 128x128x16 52-56 vs 164-173, 32x32x88 19-22 vs "
       "30-34, s2 128x128x16 19-20 vs 41-43; 5x5 14x14x672 41-49 vs 175-195, 7x7x1152 15-18 vs "
-      "72-75, 28x28x240 72-76 vs 188-191, s2 56x56x144 67-70 vs 112-116; not faster: 3x3 s2 "
-      "112x112x64 87-94 vs 78-79"},
+      "72-75, 28x28x240 72-76 vs 188-191, s2 56x56x144 67-70 vs 112-116; 3x3 s2 112x112x64 "
+      "87-94 vs 78-79 until 3x3 blocks went through all their channels in turn (66-71; most "
+      "3x3 shapes 0.88-0.91x then)"},
      kUnmeasured},
     // DEPTHWISE_8
     {kUnmeasured,
