@@ -251,6 +251,33 @@ TEST(CtsLoader, RejectsDataOutsideTheOperandType) {
   }
 }
 
+// fuzz/regressions/fuzz_cts_reader/float-operand-type: nlohmann's get<int>
+// of 4.4e86 was undefined behaviour; an integer field must be an integer in
+// range.
+TEST(CtsLoader, RejectsIntegerFieldsThatAreNotIntegersInRange) {
+  const std::string good = oneCase("[1,2]");
+  EXPECT_EQ(parseTestCases(good).size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {R"("type":3,)", R"("type":4.4e86,)"},
+      {R"("type":3,)", R"("type":3.5,)"},
+      {R"("zeroPoint":0,)", R"("zeroPoint":2147483648,)"},
+      {R"("dimensions":[2],)", R"("dimensions":[-1],)"},
+      {R"("dimensions":[2],)", R"("dimensions":2,)"},
+      {R"("inputs":[0,1])", R"("inputs":[0,1e10])"},
+      {R"("lifetimeCode":1,)", R"("lifetimeCode":"1",)"},
+      {R"("minFeatureLevel":27,)", R"("minFeatureLevel":27.0,)"}};
+  for (const auto& [from, to] : edits) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    try {
+      parseTestCases(text);
+      ADD_FAILURE() << to << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("not an"), std::string::npos) << to << ": " << e.what();
+    }
+  }
+}
+
 // The suite's size (README: 9,602 cases, 228 of them experimental).
 TEST(CtsLoader, CountsTheSharedVectors) {
   const std::filesystem::path vectors = ANNRT_CTS_VECTORS;

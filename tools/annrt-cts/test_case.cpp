@@ -14,14 +14,44 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace annrt::cts {
 namespace {
 
 using nlohmann::json;
 
+// An integer field as T: a JSON integer within T's range. nlohmann's get<T>
+// converts any number, and a floating-point one outside T's range is
+// undefined behaviour (fuzz_cts_reader: 4.4e86 as an operand's type).
+template <class T>
+T integerAs(const json& value, std::string_view what) {
+  if (value.is_number_unsigned()) {
+    const auto number = value.get<uint64_t>();
+    if (std::in_range<T>(number)) return static_cast<T>(number);
+  } else if (value.is_number_integer()) {
+    const auto number = value.get<int64_t>();
+    if (std::in_range<T>(number)) return static_cast<T>(number);
+  }
+  throw std::runtime_error(fmt::format("{} is {}, not an integer from {} to {}", what, value.dump(),
+                                       std::numeric_limits<T>::min(),
+                                       std::numeric_limits<T>::max()));
+}
+
+template <class T>
+std::vector<T> integersAs(const json& array, std::string_view what) {
+  if (!array.is_array()) {
+    throw std::runtime_error(fmt::format("{} is {}, not an array", what, array.dump()));
+  }
+  std::vector<T> values;
+  for (const json& value : array) values.push_back(integerAs<T>(value, what));
+  return values;
+}
+
 Lifetime parseLifetime(const json& operand) {
-  const int code = operand.at("lifetimeCode").get<int>();
+  const int code = integerAs<int>(operand.at("lifetimeCode"), "lifetimeCode");
   if (code < 0 || code > static_cast<int>(Lifetime::kSubgraph)) {
     throw std::runtime_error(fmt::format("unknown lifetimeCode {}", code));
   }
@@ -70,16 +100,16 @@ void checkData(const Operand& operand) {
 
 Operand parseOperand(const json& j) {
   Operand operand;
-  operand.type = j.at("type").get<int32_t>();
+  operand.type = integerAs<int32_t>(j.at("type"), "an operand's type");
   operand.name = j.value("name", "");
-  operand.dimensions = j.at("dimensions").get<std::vector<uint32_t>>();
+  operand.dimensions = integersAs<uint32_t>(j.at("dimensions"), "dimensions");
   operand.scale = static_cast<float>(j.at("scale").get<double>());
-  operand.zeroPoint = j.at("zeroPoint").get<int32_t>();
+  operand.zeroPoint = integerAs<int32_t>(j.at("zeroPoint"), "zeroPoint");
   operand.lifetime = parseLifetime(j);
   const json& channelQuant = j.at("channelQuant");
   if (!channelQuant.is_null()) {
     ChannelQuant quant;
-    quant.channelDim = channelQuant.at("channelDim").get<uint32_t>();
+    quant.channelDim = integerAs<uint32_t>(channelQuant.at("channelDim"), "channelDim");
     for (const json& scale : channelQuant.at("scales")) {
       quant.scales.push_back(static_cast<float>(scale.get<double>()));
     }
@@ -95,10 +125,10 @@ Operand parseOperand(const json& j) {
 
 Operation parseOperation(const json& j) {
   Operation operation;
-  operation.type = j.at("type").get<int32_t>();
+  operation.type = integerAs<int32_t>(j.at("type"), "an operation's type");
   operation.typeName = j.value("typeName", fmt::format("OPERATION_{}", operation.type));
-  operation.inputs = j.at("inputs").get<std::vector<uint32_t>>();
-  operation.outputs = j.at("outputs").get<std::vector<uint32_t>>();
+  operation.inputs = integersAs<uint32_t>(j.at("inputs"), "inputs");
+  operation.outputs = integersAs<uint32_t>(j.at("outputs"), "outputs");
   return operation;
 }
 
@@ -106,8 +136,8 @@ Subgraph parseSubgraph(const json& j) {
   Subgraph subgraph;
   for (const json& operand : j.at("operands")) subgraph.operands.push_back(parseOperand(operand));
   for (const json& op : j.at("operations")) subgraph.operations.push_back(parseOperation(op));
-  subgraph.inputIndexes = j.at("inputIndexes").get<std::vector<uint32_t>>();
-  subgraph.outputIndexes = j.at("outputIndexes").get<std::vector<uint32_t>>();
+  subgraph.inputIndexes = integersAs<uint32_t>(j.at("inputIndexes"), "inputIndexes");
+  subgraph.outputIndexes = integersAs<uint32_t>(j.at("outputIndexes"), "outputIndexes");
   return subgraph;
 }
 
@@ -147,7 +177,7 @@ TestCase parseTestCase(const json& j) {
   testCase.spec = j.value("spec", "");
   testCase.versionDir = j.value("versionDir", "");
   const json& level = j.at("minFeatureLevel");
-  if (!level.is_null()) testCase.minFeatureLevel = level.get<int64_t>();
+  if (!level.is_null()) testCase.minFeatureLevel = integerAs<int64_t>(level, "minFeatureLevel");
   testCase.isRelaxed = j.at("isRelaxed").get<bool>();
   testCase.expectFailure = j.at("expectFailure").get<bool>();
   testCase.multinomialTolerance = j.value("expectedMultinomialDistributionTolerance", 0.0);
