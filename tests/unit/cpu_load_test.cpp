@@ -35,18 +35,17 @@ TEST(CpuLoadTest, ParsesTheAggregateLineOfProcStat) {
 
 TEST(CpuLoadTest, OthersAreTheBusyTimeLessThisProcesssOverTheWallTime) {
   const CpuTicks before{};
-  // One second at 100 ticks/s on 2 cores: 150 ticks busy (user 100, system
-  // 30, irq 5, softirq 5, steal 10), 40 niced, this process used 0.5 s.
+  // One second at 100 ticks/s on 2 cores: 190 ticks busy (user 100, niced
+  // 40, system 30, irq 5, softirq 5, steal 10), this process used 0.5 s.
   const CpuTicks after{100, 40, 30, 30, 0, 5, 5, 10};
-  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0.5, 1.0, false), 1.0);
-  // Niced: the nice column holds this process's time, so it counts.
-  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0.5, 1.0, true), 1.4);
-  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0.5, 2.0, false), 0.5);
-  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 3.0, 1.0, false), 0.0)
+  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0.5, 1.0), 1.4)
+      << "niced time is busy: a niced process does not give way to a pool in time";
+  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0.5, 2.0), 0.7);
+  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 3.0, 1.0), 0.0)
       << "never negative (the process's clock and the ticks differ in grain)";
-  EXPECT_DOUBLE_EQ(othersBusyCores(after, before, 100, 0, 1.0, false), 0.0)
+  EXPECT_DOUBLE_EQ(othersBusyCores(after, before, 100, 0, 1.0), 0.0)
       << "counters that went back (another CPU came online) are no load";
-  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0, 0.0, false), 0.0);
+  EXPECT_DOUBLE_EQ(othersBusyCores(before, after, 100, 0, 0.0), 0.0);
 }
 
 // A process spinning beside this one is seen, and the pool is not worth

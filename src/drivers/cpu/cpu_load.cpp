@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/cpu_load.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,18 +16,14 @@ namespace {
 
 constexpr auto kWindow = std::chrono::milliseconds(100);
 
-uint64_t busyTicks(const CpuTicks& t, bool withNice) {
-  return t.user + t.system + t.irq + t.softirq + t.steal + (withNice ? t.nice : 0);
+uint64_t busyTicks(const CpuTicks& t) {
+  return t.user + t.nice + t.system + t.irq + t.softirq + t.steal;
 }
 
 double processCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-bool ownTimeIsNiced() {
-  return getpriority(PRIO_PROCESS, 0) > 0;
 }
 
 // The first line of a /proc file (both read here have short ones).
@@ -75,10 +70,10 @@ std::optional<CpuTicks> parseProcStat(std::string_view text) {
 }
 
 double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double ticksPerSecond,
-                       double ownCpuSeconds, double wallSeconds, bool ownTimeIsNiced) {
+                       double ownCpuSeconds, double wallSeconds) {
   if (wallSeconds <= 0 || ticksPerSecond <= 0) return 0;
-  const uint64_t was = busyTicks(before, ownTimeIsNiced);
-  const uint64_t is = busyTicks(after, ownTimeIsNiced);
+  const uint64_t was = busyTicks(before);
+  const uint64_t is = busyTicks(after);
   const double busySeconds = is >= was ? static_cast<double>(is - was) / ticksPerSecond : 0;
   return std::max(0.0, busySeconds - ownCpuSeconds) / wallSeconds;
 }
@@ -100,7 +95,7 @@ void CpuLoad::refresh() {
     const double wall = std::chrono::duration<double>(next->wall - last_->wall).count();
     othersBusy_ =
         othersBusyCores(last_->ticks, next->ticks, static_cast<double>(sysconf(_SC_CLK_TCK)),
-                        next->ownCpuSeconds - last_->ownCpuSeconds, wall, ownTimeIsNiced());
+                        next->ownCpuSeconds - last_->ownCpuSeconds, wall);
     measured_ = true;
   }
   last_ = next;
@@ -114,8 +109,7 @@ PoolAdvice CpuLoad::advise(uint32_t threads) {
   if (!measured_) {
     // Else the first runs would all go to the pool, which under load costs
     // them several times their time. The runnable count is noisier: this
-    // process's pool threads may be among the tasks, spinning, and niced
-    // tasks count as much as others.
+    // process's pool threads may be among the tasks, spinning.
     const std::optional<std::string> line = firstLine("/proc/loadavg");
     const std::optional<uint32_t> runnable = line ? parseRunnableTasks(*line) : std::nullopt;
     if (!runnable) return advice;
