@@ -30,9 +30,8 @@ std::optional<CpuTicks> parseProcStat(std::string_view text);
 
 // Cores kept busy by other processes between two samples: the system's busy
 // time, niced included, less this process's CPU time, over the wall time. A
-// niced process does not give way fast enough for a thread pool: on Linux
-// 6.18 (EEVDF), beside nice-19 processes on both cores, a pool thread's wake
-// took 8 ms and face_detection_full_range at 2 threads 59.8 ms for 1.6 at 1.
+// niced process does not give way fast enough for a thread pool (EEVDF may
+// let it finish its slice before a woken pool thread runs: docs/threads.md).
 double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double ticksPerSecond,
                        double ownCpuSeconds, double wallSeconds);
 

@@ -140,8 +140,8 @@ template <class Vec, int R, int W>
   const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
   // Whole panels of 16 or more, the usual case, apart: the partial stores
   // below take their vectors' addresses, and with them in the same loop the
-  // compiler put every sum on the stack before storing it (16 -> 64 and 8 ->
-  // 32 took 1.1-1.25x as long). Panels of 8 were 4-8% faster without.
+  // compiler put every sum on the stack before storing it (measured in
+  // docs/native-kernels.md; panels of 8 gained nothing apart).
   if (W >= 16 && lanes >= W) {
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
@@ -232,7 +232,7 @@ template <int R, bool NARROW>
 // every tile has nearly its full rows (49 pixels as 10, 10, 10, 10, 9: a
 // last tile of 1 waited on its multiply-adds' latency, and cost 8% more),
 // the first pixels % tiles tiles one row more. No division per tile: on
-// layers of 8 input channels a tile is ~100 cycles of multiply-adds.
+// layers of few input channels a tile is only some hundred cycles.
 struct TileRows {
   size_t rows, longer;  // pixels / tiles, pixels % tiles
   TileRows(size_t pixels, size_t tiles) : rows(pixels / tiles), longer(pixels % tiles) {}
@@ -425,8 +425,8 @@ bool pointwisePreferred(const PointwiseShape& s, const PointwiseLayout& layout) 
   }
   const uint32_t tail = s.outChannels % 16;
   const bool narrowTail = tail != 0 && tail <= 8 && (s.inChannels >= 32 || s.outChannels == 8);
-  // Zen 5: 672 -> 112, 112 -> 672 and 128 -> 32 at 0.81-0.86x XNNPACK's time
-  // (88-93% of the core's FMA peak against 74%).
+  // Deep products keep the FMA units busiest in the wide tiles
+  // (docs/native-kernels.md, "AVX-512 on a second host").
   const bool deep = s.inChannels >= 112;
   return narrowTail || deep || panelsOuter(s, layout);
 }
