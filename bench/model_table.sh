@@ -24,7 +24,7 @@
 # their builtin variants (stock TFLite lacks MediaPipe's custom op).
 #
 # usage: bench/model_table.sh [BUILD_DIR] [NUM_RUNS]   (defaults: build, 100)
-# Environment: REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
+# Environment: MIN_SECS (default 1), REFERENCE_RUNS (default 5; 0 skips nnapi-reference), WASM_RUNS
 # (default 30; 0 skips TFLite WebAssembly), NATIVE=0 skips native TFLite.
 # TFLITE_BENCHMARK_MODEL=PATH: a native TFLite `benchmark_model` built outside
 # the project (the newest LiteRT sources with their pinned XNNPACK, stock
@@ -39,6 +39,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 runs="${2:-100}"
 reference_runs="${REFERENCE_RUNS:-5}"
+# Each side runs NUM_RUNS times and at least MIN_SECS (default 1, as
+# benchmark_model's default): 100 runs of a 0.5 ms model were a 50 ms window,
+# too short to average a 2-vCPU VM's second core.
+min_secs="${MIN_SECS:-1}"
 wasm_runs="${WASM_RUNS:-30}"
 oracle="$build/tflite-reference/oracle/run_tflite.mjs"
 benchmark="$build/tools/annrt-benchmark/annrt-benchmark"
@@ -79,7 +83,7 @@ timings() {
 run() {
   local out
   out="$("$benchmark" --graph="$root/models/$1.tflite" --use_nnapi=true \
-    --nnapi_accelerator_name="$2" --num_threads="$3" --num_runs="$4" --min_secs=0 2>&1)" || {
+    --nnapi_accelerator_name="$2" --num_threads="$3" --num_runs="$4" --min_secs="$min_secs" 2>&1)" || {
     echo "model_table: annrt-benchmark failed on $1 ($2, $3 threads):" >&2
     echo "$out" | tail -5 >&2
     exit 1
@@ -102,7 +106,7 @@ native() {
   local model out
   model="$(tflite_model "$1")"
   if [ -n "$native_lib" ] && out="$("$native_bench" --lib="$native_lib" --graph="$model" \
-    --num_threads="$2" --num_runs="$3" 2>&1)"; then
+    --num_threads="$2" --num_runs="$3" --min_secs="$min_secs" 2>&1)"; then
     echo "$out" | timings
   else
     echo "- - - - -"
@@ -113,7 +117,7 @@ native() {
 peer() {
   local out
   if [ -n "${TFLITE_BENCHMARK_MODEL:-}" ] && out="$("$TFLITE_BENCHMARK_MODEL" \
-    --graph="$(tflite_model "$1")" --num_threads="$2" --num_runs="$3" --min_secs=0 2>&1)"; then
+    --graph="$(tflite_model "$1")" --num_threads="$2" --num_runs="$3" --min_secs="$min_secs" 2>&1)"; then
     echo "$out" | timings
   else
     echo "- - - - -"
