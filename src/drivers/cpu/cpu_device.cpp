@@ -156,10 +156,12 @@ class CpuDevice final : public Device {
     ANNRT_ASSIGN_OR_RETURN(CachedCompile compile, readCompileCache(*model, settings, cached));
     logPlan(*model, compile.plan.stages, settings.threads, handOffMicros(),
             "preparing from the cache");
+    const std::shared_ptr<const WeightStore> weights = compile.weights;
     ANNRT_ASSIGN_OR_RETURN(
         std::unique_ptr<StagedGraph> graph,
         StagedGraph::compile(model, std::move(compile.plan), sharedThreadPool(settings.threads),
                              std::move(compile.weights)));
+    weights->releaseConvertedHalves();
     return std::shared_ptr<PreparedModel>(
         std::make_shared<CpuPreparedModel>(std::move(graph), load_, settings));
   }

@@ -2,7 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/weight_store.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <new>
 
 #include "drivers/cpu/arena_plan.h"
@@ -55,6 +59,20 @@ const float* WeightStore::convertedHalf(const uint8_t* half, size_t count) const
   auto entry = cachedHalves_.find(half);
   if (entry == cachedHalves_.end() || entry->second.floats != count) return nullptr;
   return entry->second.data;
+}
+
+void WeightStore::releaseConvertedHalves() const {
+  static const auto kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  for (const auto& [half, entry] : cachedHalves_) {
+    const auto begin = reinterpret_cast<uintptr_t>(entry.data);
+    const uintptr_t first = (begin + kPage - 1) / kPage * kPage;
+    const uintptr_t last = (begin + entry.floats * sizeof(float)) / kPage * kPage;
+    // Only whole pages of this entry: its neighbours share the others.
+    // PAGEOUT keeps the contents whatever backs them (the runtime maps the
+    // cache file; tests and plug-ins may hand over heap memory, which
+    // DONTNEED would zero); a kernel without it refuses, which is harmless.
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_PAGEOUT);
+  }
 }
 
 }  // namespace annrt::cpu

@@ -72,6 +72,11 @@ class WeightStore {
   // The cached float32 values of the `count` float16 values at `half`, or
   // null (a cold compile converts them itself).
   const float* convertedHalf(const uint8_t* half, size_t count) const;
+  // Warm start, once every stage is compiled: asks the kernel to reclaim the
+  // pages of the converted float16 weights (XNNPACK has packed its own
+  // copies; a later read brings them back), so that a warm start does not
+  // hold more memory than a cold one.
+  void releaseConvertedHalves() const;
 
   struct Recorded {
     WeightKey key;
