@@ -39,9 +39,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 runs="${2:-100}"
 reference_runs="${REFERENCE_RUNS:-5}"
-# Each side runs NUM_RUNS times and at least MIN_SECS (default 1, as
-# benchmark_model's default): 100 runs of a 0.5 ms model were a 50 ms window,
-# too short to average a 2-vCPU VM's second core.
+# annrt-cpu and the peer run NUM_RUNS times and at least MIN_SECS (default 1,
+# as benchmark_model's default): 100 runs of a 0.5 ms model were a 50 ms
+# window, too short to average a 2-vCPU VM's second core. (tflite_c_bench
+# takes a number of runs only.)
 min_secs="${MIN_SECS:-1}"
 wasm_runs="${WASM_RUNS:-30}"
 oracle="$build/tflite-reference/oracle/run_tflite.mjs"
@@ -106,7 +107,7 @@ native() {
   local model out
   model="$(tflite_model "$1")"
   if [ -n "$native_lib" ] && out="$("$native_bench" --lib="$native_lib" --graph="$model" \
-    --num_threads="$2" --num_runs="$3" --min_secs="$min_secs" 2>&1)"; then
+    --num_threads="$2" --num_runs="$3" 2>&1)"; then
     echo "$out" | timings
   else
     echo "- - - - -"
