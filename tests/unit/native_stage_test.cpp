@@ -782,7 +782,6 @@ TEST(NativeKernelTableTest, AllNativeKernelsOverridesTheColumn) {
   EXPECT_TRUE(plan.stages[0].native);
   environment.set("ANNRT_CPU_NATIVE_KERNELS", "0");
   EXPECT_EQ(nativeKernelMode(), NativeKernelMode::OFF);
-  EXPECT_FALSE(nativeKernelsEnabled());
 }
 
 TEST(NativeKernelTableTest, NamesEveryIsaAndFormAndRunsTheBaseline) {

@@ -47,10 +47,6 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
   return sizes;
 }
 
-bool nativeKernelsEnabled() {
-  return nativeKernelMode() != NativeKernelMode::OFF;
-}
-
 bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const Operation* pad) {
   Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, pad);
   return kernel.ok() && (*kernel)->preferred();

@@ -106,7 +106,4 @@ bool nativeKernelAvailable(LoweringContext& context, const Operation& op);
 
 inline constexpr uint32_t kNativeMaxChannels = 16;
 
-// False when ANNRT_CPU_NATIVE_KERNELS is 0 (nativeKernelMode).
-bool nativeKernelsEnabled();
-
 }  // namespace annrt::cpu
