@@ -18,7 +18,11 @@
  * gives is absent (the runtime treats it as NULL).
  *
  * Versions: 1.0; 1.1 added compilation caching (AnnrtDevice.serialize and
- * AnnrtDevice.prepareFromCache).
+ * AnnrtDevice.prepareFromCache); 1.2 added AnnrtDevice.writeCacheSettings.
+ *
+ * AnnrtDriver.devices is an array of deviceCount structs of devices[0].size
+ * bytes each (a driver built against an older header has smaller ones); the
+ * runtime steps through it by that size, and every device must give the same.
  *
  * Devices compile whole partitions: the runtime hands prepare() a model
  * holding the operations of one partition (its inputs and outputs are the
@@ -43,7 +47,7 @@ extern "C" {
 #endif
 
 /* Major version in the high 16 bits, minor in the low 16 bits. */
-#define ANNRT_DRIVER_ABI_VERSION ((1u << 16) | 1u)
+#define ANNRT_DRIVER_ABI_VERSION ((1u << 16) | 2u)
 #define ANNRT_DRIVER_ABI_MAJOR(version) ((version) >> 16)
 #define ANNRT_DRIVER_INIT_SYMBOL "annrt_driver_init"
 
@@ -260,10 +264,21 @@ typedef struct AnnrtDevice {
   int32_t (*prepareFromCache)(void* context, const AnnrtModel* model,
                               const AnnrtPrepareOptions* options, const void* data, size_t length,
                               AnnrtPreparedModel** prepared, AnnrtMessage* message);
+
+  /* ABI 1.2, optional (NULL: none). Writes, as text, the settings of this
+   * process that change what prepare() makes of the same model and options
+   * (environment variables the driver reads, the instruction set or firmware
+   * it compiles for). The runtime puts them in every cache key of the
+   * device, so that entries made under other settings are never found (the
+   * driver still checks what prepareFromCache is given). Called at each
+   * compilation that uses a cache; returns an NNAPI result code. */
+  int32_t (*writeCacheSettings)(void* context, const AnnrtCacheWriter* writer);
 } AnnrtDevice;
 
 /* The size of AnnrtDevice in ABI 1.0, the least a driver may give. */
 #define ANNRT_DEVICE_SIZE_1_0 offsetof(AnnrtDevice, serialize)
+/* The size of AnnrtDevice in ABI 1.1. */
+#define ANNRT_DEVICE_SIZE_1_1 offsetof(AnnrtDevice, writeCacheSettings)
 
 typedef struct AnnrtDriver {
   uint32_t abiVersion; /* ANNRT_DRIVER_ABI_VERSION the driver was built with */

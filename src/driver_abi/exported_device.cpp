@@ -55,6 +55,7 @@ int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
 int32_t prepareFromCache(void* context, const AnnrtModel* model, const AnnrtPrepareOptions* options,
                          const void* data, size_t length, AnnrtPreparedModel** prepared,
                          AnnrtMessage* message);
+int32_t writeCacheSettings(void* context, const AnnrtCacheWriter* writer);
 void release(AnnrtPreparedModel* prepared) {
   delete prepared;
 }
@@ -85,6 +86,7 @@ DeviceExporter::DeviceExporter(std::string driverName, std::vector<std::shared_p
     if (exported->device->supportsCaching()) {
       abi.serialize = serialize;
       abi.prepareFromCache = prepareFromCache;
+      abi.writeCacheSettings = writeCacheSettings;
     }
     devices_.push_back(abi);
     exported_.push_back(std::move(exported));
@@ -198,6 +200,12 @@ class AbiCacheWriter final : public CacheWriter {
  private:
   const AnnrtCacheWriter& writer_;
 };
+
+int32_t writeCacheSettings(void* context, const AnnrtCacheWriter* writer) {
+  const std::string settings = exportedOf(context)->device->cacheSettings();
+  const bool written = writer->write(writer->context, settings.data(), settings.size());
+  return static_cast<int32_t>(written ? ErrorCode::NO_ERROR : ErrorCode::OP_FAILED);
+}
 
 int32_t serialize(AnnrtPreparedModel* prepared, const AnnrtCacheWriter* writer,
                   AnnrtMessage* message) {

@@ -26,8 +26,13 @@ std::string messageOf(const AnnrtMessage& message) {
 // Whether the driver gave both caching callbacks (ABI 1.1; a 1.0 driver's
 // struct ends before them).
 bool hasCaching(const AnnrtDevice& device) {
-  return device.size >= sizeof(AnnrtDevice) && device.serialize != nullptr &&
+  return device.size >= ANNRT_DEVICE_SIZE_1_1 && device.serialize != nullptr &&
          device.prepareFromCache != nullptr;
+}
+
+// The driver's writeCacheSettings (ABI 1.2), or null.
+auto cacheSettingsWriter(const AnnrtDevice& device) -> decltype(device.writeCacheSettings) {
+  return device.size >= sizeof(AnnrtDevice) ? device.writeCacheSettings : nullptr;
 }
 
 // Collects what the driver reports through the AnnrtResultSink.
@@ -190,6 +195,21 @@ class PluginDevice final : public Device {
   }
 
   bool supportsCaching() const override { return hasCaching(*device_); }
+
+  std::string cacheSettings() const override {
+    const auto write = cacheSettingsWriter(*device_);
+    if (write == nullptr) return {};
+    std::string settings;
+    const AnnrtCacheWriter writer{&settings, appendText};
+    if (const int32_t status = write(device_->context, &writer); status != 0) {
+      // Settings unknown: a key of their own, so that no entry is shared
+      // with compilations whose settings were known.
+      logWarning("device {} could not write its cache settings (result {})", name_, status);
+      return "unknown";
+    }
+    return "known: " + settings;
+  }
+
   bool isBuiltIn() const override { return library_ == nullptr; }  // no plug-in library
 
   Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
@@ -211,6 +231,11 @@ class PluginDevice final : public Device {
   }
 
  private:
+  static bool appendText(void* context, const void* data, size_t length) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), length);
+    return true;
+  }
+
   static AnnrtPrepareOptions toAbi(const PrepareOptions& options) {
     AnnrtPrepareOptions abiOptions{};
     abiOptions.size = sizeof(abiOptions);
@@ -245,6 +270,11 @@ class PluginDevice final : public Device {
 
 }  // namespace
 
+const AnnrtDevice* driverDevice(const AnnrtDriver& driver, uint32_t index) {
+  const auto* first = reinterpret_cast<const uint8_t*>(driver.devices);
+  return reinterpret_cast<const AnnrtDevice*>(first + size_t{index} * driver.devices[0].size);
+}
+
 std::shared_ptr<Device> wrapDevice(std::shared_ptr<void> library, const AnnrtDevice* device) {
   return std::make_shared<PluginDevice>(std::move(library), device);
 }
@@ -259,11 +289,17 @@ Result<void> validateDriver(const AnnrtDriver* driver) {
   ANNRT_CHECK(driver->size >= sizeof(AnnrtDriver), "AnnrtDriver of {} bytes, expected {}",
               driver->size, sizeof(AnnrtDriver));
   ANNRT_CHECK(driver->deviceCount == 0 || driver->devices != nullptr, "null device list");
+  if (driver->deviceCount > 0) {
+    const uint32_t size = driver->devices[0].size;
+    ANNRT_CHECK(size >= ANNRT_DEVICE_SIZE_1_0 && size % alignof(AnnrtDevice) == 0,
+                "device structs of {} bytes, expected at least {} and a multiple of {}", size,
+                ANNRT_DEVICE_SIZE_1_0, alignof(AnnrtDevice));
+  }
   for (uint32_t i = 0; i < driver->deviceCount; ++i) {
-    const AnnrtDevice& device = driver->devices[i];
-    ANNRT_CHECK(device.size >= ANNRT_DEVICE_SIZE_1_0,
-                "device {} struct of {} bytes, expected at least {}", i, device.size,
-                ANNRT_DEVICE_SIZE_1_0);
+    const AnnrtDevice& device = *driverDevice(*driver, i);
+    ANNRT_CHECK(device.size == driver->devices[0].size,
+                "device {} struct of {} bytes, device 0's of {}: they must all be one size", i,
+                device.size, driver->devices[0].size);
     ANNRT_CHECK(device.name != nullptr && *device.name != '\0', "device {} has no name", i);
     ANNRT_CHECK(device.getCapabilities && device.getSupportedOperations && device.prepare &&
                     device.execute && device.release,

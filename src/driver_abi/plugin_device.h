@@ -16,6 +16,11 @@ namespace annrt::abi {
 // prepared models live (nullptr for drivers linked into the runtime).
 std::shared_ptr<Device> wrapDevice(std::shared_ptr<void> library, const AnnrtDevice* device);
 
+// Device `index` of a validated driver: the array's structs are
+// devices[0].size bytes each, which is less than sizeof(AnnrtDevice) for a
+// driver built against an older header.
+const AnnrtDevice* driverDevice(const AnnrtDriver& driver, uint32_t index);
+
 // Checks what a driver returned from annrt_driver_init; the error names the problem.
 Result<void> validateDriver(const AnnrtDriver* driver);
 

@@ -88,7 +88,7 @@ int HostServer::run(const std::string& path) {
     library_ = std::move(library).value();
     hello.driverName = library_.driver->name ? library_.driver->name : "";
     for (uint32_t i = 0; i < library_.driver->deviceCount; ++i) {
-      devices_.push_back(abi::wrapDevice(library_.handle, &library_.driver->devices[i]));
+      devices_.push_back(abi::wrapDevice(library_.handle, abi::driverDevice(*library_.driver, i)));
       const Device& d = *devices_.back();
       hello.devices.push_back(
           {d.name(), d.version(), d.type(), d.featureLevel(), d.capabilities()});

@@ -174,7 +174,7 @@ std::vector<std::shared_ptr<Device>> inProcessDevicesOf(const std::string& path)
   }
   std::vector<std::shared_ptr<Device>> devices;
   for (uint32_t i = 0; i < library->driver->deviceCount; ++i) {
-    devices.push_back(abi::wrapDevice(library->handle, &library->driver->devices[i]));
+    devices.push_back(abi::wrapDevice(library->handle, abi::driverDevice(*library->driver, i)));
   }
   return devices;
 }

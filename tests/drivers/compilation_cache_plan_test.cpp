@@ -22,6 +22,7 @@
 #include "annrt/compilation_attributes.h"
 #include "client/graph_builder.h"
 #include "common/device_lookup.h"
+#include "common/scoped_environment.h"
 #include "common/temp_path.h"
 
 namespace {
@@ -213,6 +214,47 @@ TEST_F(CompilationCachePlanTest, TokensAndThreadCountsHaveTheirOwnEntries) {
   EXPECT_EQ(entriesIn(dir_.str()), 6u);
   ASSERT_EQ(model_.run({cpu}, dir_.str(), 2, &out, 1), 0);
   EXPECT_EQ(countsOf("annrt-cpu").hits, 1u);
+}
+
+// annrt-cpu reaches the runtime through the driver ABI like a plug-in: its
+// settings (here ANNRT_CPU_NATIVE_KERNELS) must cross it into the keys, or a
+// process with other settings finds entries it cannot use (a miss and a
+// warning each time, the entry rewritten back and forth).
+TEST_F(CompilationCachePlanTest, AnnrtCpuNativeKernelModesHaveTheirOwnEntries) {
+  const ANeuralNetworksDevice* cpu = findDevice("annrt-cpu");
+  if (cpu == nullptr) GTEST_SKIP() << "annrt-cpu is not built";
+  annrt::test::ScopedEnvironment environment;
+  std::vector<float> out;
+  for (const char* mode : {"0", "all", "0", "all"}) {
+    environment.set("ANNRT_CPU_NATIVE_KERNELS", mode);
+    ASSERT_EQ(model_.run({cpu}, dir_.str(), 1, &out), 0) << mode;
+    for (size_t i = 0; i < expected_.size(); ++i) EXPECT_NEAR(out[i], expected_[i], 1e-4f) << i;
+  }
+  EXPECT_EQ(countsOf("annrt-cpu").misses, 2u);
+  EXPECT_EQ(countsOf("annrt-cpu").hits, 2u);
+  // Per mode: a partition and the supported operations.
+  EXPECT_EQ(entriesIn(dir_.str()), 4u);
+}
+
+TEST_F(CompilationCachePlanTest, APluginsSettingsAreInItsKeys) {
+  const std::vector<const ANeuralNetworksDevice*> devices = {findDevice("sample-float-fast"),
+                                                             reference_};
+  ASSERT_NE(devices[0], nullptr);
+  annrt::test::ScopedEnvironment environment;
+  std::vector<float> out;
+  environment.set("ANNRT_SAMPLE_CACHE_SETTINGS", "firmware 1");
+  ASSERT_EQ(model_.run(devices, dir_.str(), 1, &out), 0);
+  const size_t entries = entriesIn(dir_.str());
+  environment.set("ANNRT_SAMPLE_CACHE_SETTINGS", "firmware 2");
+  ASSERT_EQ(model_.run(devices, dir_.str(), 1, &out), 0);
+  EXPECT_EQ(countsOf("sample-float-fast").hits, 0u);
+  // Its two partitions and its supported operations again; the reference's
+  // supported operations are the same entry.
+  EXPECT_EQ(entriesIn(dir_.str()), entries + 3);
+  environment.set("ANNRT_SAMPLE_CACHE_SETTINGS", "firmware 1");
+  ASSERT_EQ(model_.run(devices, dir_.str(), 1, &out), 0);
+  EXPECT_EQ(countsOf("sample-float-fast").hits, 2u);  // its two partitions
+  for (size_t i = 0; i < expected_.size(); ++i) EXPECT_NEAR(out[i], expected_[i], 1e-4f) << i;
 }
 
 TEST_F(CompilationCachePlanTest, EveryPartitionOfAPluginHasItsOwnEntry) {

@@ -18,7 +18,9 @@
 // reports (a device newer than the runtime, whose level the runtime caps).
 // They compute with the reference kernels, so results are real. They cache
 // (driver ABI 1.1) a record of what they prepared, checked against the model
-// when read back, so the runtime's cache path through the ABI is exercised.
+// when read back, so the runtime's cache path through the ABI is exercised;
+// ANNRT_SAMPLE_CACHE_SETTINGS is the settings text they give the runtime for
+// its cache keys (ABI 1.2).
 #include <annrt/driver.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -259,6 +261,11 @@ class SampleDevice final : public Device {
   }
 
   bool supportsCaching() const override { return true; }
+
+  std::string cacheSettings() const override {
+    const char* settings = std::getenv("ANNRT_SAMPLE_CACHE_SETTINGS");
+    return settings != nullptr ? settings : "";
+  }
 
   Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(
       std::shared_ptr<const Model> model, const CachedBytes& cached,
