@@ -184,7 +184,7 @@ TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
   // product, AVX-512's the per-tap depthwise forms of any multiple of 8
   // channels, AVX2's those of 8: every form, in the code of every
   // instruction set the host runs (the code picks the blocking: 16-channel
-  // columns held in registers and 12 x 32 product tiles on AVX-512, 8-channel
+  // columns held in registers and 8 or 12 x 32 product tiles on AVX-512, 8-channel
   // streamed columns and 6 x 16 tiles elsewhere).
   if (!c.stem) forEachIsa(check, NativeIsa::AVX512);
   forEachIsa(check, NativeIsa::AVX2);
@@ -331,7 +331,8 @@ INSTANTIATE_TEST_SUITE_P(
                c.filterWidth = 1;
              }),
         // 1x1 convolutions as matrix products (native_pointwise.cpp): a
-        // panel of 24 over tiles of 12 and 9 pixels; 8 channels; 32 + 8 of
+        // panel of 24 over tiles of 8 and 7 pixels (AVX-512's shallow
+        // tiles; 12 rows from 48 channels in); 8 channels; 32 + 8 of
         // which 4 stored, clamped; 8 of which 1 stored; 24 of which 20
         // stored; 32 + 24; panels in groups (602 KB of weights).
         pointwise("Pointwise40to24", 9, 40, 24),
@@ -512,17 +513,19 @@ TEST(NativeStageTest, LeavesAPadOfChannelsToXnnpack) {
 }
 
 // A residual connection growing the channel count, as in face detection:
-// ADD(PAD of `input` from 24 to 28 channels, 1x1 convolution of `input` to 28
-// channels), then RELU.
+// ADD(PAD of `input` from 24 to 28 channels, convolution of `input` to 28
+// channels), then RELU. The convolution is 3x3, which no native form takes
+// from 24 channels (1x1 ones run natively on AVX-512), so that XNNPACK
+// runs it.
 std::shared_ptr<const Model> paddedResidualModel(int32_t before, int32_t after) {
   test::InternalModel m;
   const uint32_t input = m.tensor({2, 9, 11, 24});
   const uint32_t channels = 24 + static_cast<uint32_t>(before + after);
-  ConvCase pointwise = conv("", 0, 24, channels, 1);
-  pointwise.batch = 2;
-  pointwise.height = 9;
-  pointwise.width = 11;
-  const uint32_t convolved = addConv(m, input, pointwise, 19);
+  ConvCase convolution = conv("", 0, 24, channels, 3);
+  convolution.batch = 2;
+  convolution.height = 9;
+  convolution.width = 11;
+  const uint32_t convolved = addConv(m, input, convolution, 19);
   const uint32_t padded = test::addPad(m, input, {2, 9, 11, 24}, {0, 0, 0, 0, 0, 0, before, after});
   const uint32_t sum =
       addSum(m, padded, convolved, {2, 9, 11, channels}, ANEURALNETWORKS_FUSED_NONE);
@@ -539,7 +542,7 @@ TEST(NativeStageTest, FoldsAPadOfChannelsIntoTheAddReadingIt) {
       const std::shared_ptr<const Model> model = paddedResidualModel(before, after);
       const StagePlan plan = planStages(*model, 0, 1);
       ASSERT_EQ(plan.stages.size(), 2u);
-      EXPECT_FALSE(plan.stages[0].native) << "the 1x1 convolution on XNNPACK";
+      EXPECT_FALSE(plan.stages[0].native) << "the convolution on XNNPACK";
       EXPECT_TRUE(plan.stages[1].native);
       EXPECT_EQ(plan.stages[1].operations, (std::vector<uint32_t>{1, 2, 3}));
       EXPECT_EQ(plan.fusions->role(1), FusionRole::PAD) << "folded into the native ADD";
@@ -711,15 +714,16 @@ TEST(NativeStagePlanTest, CutsXnnpackAtEveryNodeBesideANativeStage) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   // The planner under AVX-512's decisions, which use every form here.
   const ScopedNativeIsa decisions(hostNativeIsa(), NativeIsa::AVX512);
-  // A 1x1 convolution to 32x32x64, read again after a depthwise convolution
-  // of 16 channels on another branch, then a 1x1 convolution and the ADD
-  // joining the branches: the depthwise convolution native, every XNNPACK
-  // node a stage of its own so that all tensors share the one arena.
+  // A 3x3 convolution to 32x32x64, read again after a depthwise convolution
+  // of 16 channels on another branch, then a 3x3 convolution and the ADD
+  // joining the branches: the depthwise convolution native (no native form
+  // takes those convolutions), every XNNPACK node a stage of its own so
+  // that all tensors share the one arena.
   test::InternalModel m;
   const uint32_t input = m.tensor({1, 32, 32, 16});
-  const uint32_t wide = addConv(m, input, conv("", 32, 16, 64, 1), 1);
+  const uint32_t wide = addConv(m, input, conv("", 32, 16, 64, 3), 1);
   const uint32_t branch = addConv(m, input, depthwise("", 32, 16), 3);
-  const uint32_t narrow = addConv(m, wide, conv("", 32, 64, 16, 1), 5);
+  const uint32_t narrow = addConv(m, wide, conv("", 32, 64, 16, 3), 5);
   const uint32_t sum = addSum(m, branch, narrow, {1, 32, 32, 16}, ANEURALNETWORKS_FUSED_RELU);
   const std::shared_ptr<const Model> model = m.finish({input}, {sum});
   const StagePlan plan = planStages(*model, 0, 1);

@@ -117,15 +117,13 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "0.72-0.93x that time where K < 112, 0.49-1.04x the newest XNNPACK's GFLOP/s before"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
-      "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5 where used: 144 -> 24 "
-      "131-136 vs 146-152, 240 -> 40 76-78 vs 88-91, 1152 -> 192 84-87 vs 106-109 (253 GFLOP/s, "
-      "93% of the measured peak), 192 -> 1152 88-90 vs 106-107, 8 -> 8 on 256x256 126-133 vs "
-      "149-156, 16 -> 8 52-54 vs 56-58, 32 -> 8 51-53 vs 54-55; 0.81-0.86x on 672 -> 112, "
-      "112 -> 672 and 128 -> 32, so used from 112 input channels on (hand_landmark_full 4.14 "
-      "-> 3.81 ms, pose_landmark_full 6.64 -> 6.30); elsewhere (--native=all) 0.95-1.01x on "
-      "16 -> 16, 24 -> 16, 64 -> 24, 40 -> 240, 48 -> 24, 32 -> 128, 1.05-1.17x on 16 -> 64, "
-      "24 -> 144, 8 -> 32, 24 -> 48 (before whole panels were stored apart: then 16 -> 64 "
-      "142-155 vs 141-145, 8 -> 32 38-41 vs 36-37)"},
+      "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5, with 8-pixel tiles where "
+      "K < 48: faster on all 22 shapes of the bench, 0.73-0.95x (8 -> 8 on 256x256 116 vs 159, "
+      "8 -> 32 on 96x96 33 vs 38, 16 -> 64 on 112x112 133 vs 153, 1152 -> 192 86 vs 107, "
+      "48 -> 24 on 48x48 34 vs 36), so used on every shape: every default model 0.95-1.00x "
+      "its time at 1 thread, 0.89-0.98x at 2, against native only from 112 input channels, "
+      "on narrow tails and past the L2 cache (the rule of the first AVX-512 host's 12-pixel "
+      "tiles, where 16 -> 64, 24 -> 144, 8 -> 32 and 24 -> 48 had lost)"},
      kUnmeasured},
     // ADD
     {kUnmeasured,

@@ -5,10 +5,10 @@
 // product of the image's pixels (rows of inChannels floats) by the filter,
 // measured faster on AVX-512 and AVX2 (native_kernel_table.h). The filter is
 // packed once into panels of 32, 24, 16 or 8 output channels (the bias,
-// then inChannels rows of the panel's weights); a tile of 12 pixels by one
-// panel keeps its sums in up to 24 registers, each input float broadcast
-// once per pixel and multiplied by the panel's vectors. Compared with
-// XNNPACK's 7x16 GEMM:
+// then inChannels rows of the panel's weights); a tile of 8 or 12 pixels by
+// one panel keeps its sums in up to 24 registers, each input float
+// broadcast once per pixel and multiplied by the panel's vectors. Compared
+// with XNNPACK's 7x16 GEMM:
 // - output channels that are not a multiple of 16 end in a vector of 8
 //   floats, which costs half one of 16 (24 channels: 16 + 8, not 32);
 // - where the weights outgrow the L2 cache (hand_landmark_full's 7x7
@@ -19,8 +19,8 @@
 //   their weights staying in the L2 cache, a tie);
 // - the pixels are shared out evenly between tiles (49 as 4 x 10 + 9, not
 //   4 x 12 + 1).
-// Elsewhere (outputs of a multiple of 16 channels from few inputs) XNNPACK
-// is faster and keeps them: pointwisePreferred.
+// On AVX2, outputs of a multiple of 16 channels from 8 inputs stay on
+// XNNPACK, faster there: pointwisePreferred.
 #include <algorithm>
 #include <cstring>
 
@@ -34,14 +34,22 @@ namespace annrt::cpu {
 namespace {
 
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
-// The most pixels of one tile (AVX-512's layout, below), and of AVX2's.
+// The most pixels of one tile: AVX-512's layout (below) for products of
+// kDeepRowsFrom input channels or more, for shallower ones, and AVX2's.
 constexpr uint32_t kTileRows = 12;
+constexpr uint32_t kShallowTileRows = 8;
+constexpr uint32_t kDeepRowsFrom = 48;
 constexpr int kNarrowTileRows = 12;
 constexpr int kPanel16Rows = 6;  // AVX2's pixels at a time by a panel of 16
 
 // Tiles and panels per instruction set, sized to the vector registers:
 // AVX-512, 12 pixels by panels of up to 32 channels (24 sums of 16 floats,
-// 2 weight vectors and a broadcast: 27 of 32 registers); AVX2, 12 pixels by
+// 2 weight vectors and a broadcast: 27 of 32 registers), 8 pixels where
+// the product has fewer than 48 input channels (there the stores and clamps
+// after each tile's few multiply-adds weigh most, and 12 rows' addresses
+// outgrew the general registers: 8 rows took 0.87-0.95x the time of 12 on
+// every such shape of the bench, 12 were 1.02-1.05x faster on 24 outputs
+// from 48-144 inputs, docs/native-kernels.md); AVX2, 12 pixels by
 // panels of up to 16, a panel of 16 six pixels at a time (12 sums of 8
 // floats, 2 weight vectors and a broadcast: 15 of 16), one of 8 all twelve
 // at once (12 sums, not 6 waiting on the multiply-adds' latency), as
@@ -51,8 +59,10 @@ struct PointwiseLayout {
   uint32_t maxPanelWidth = 32;
 };
 
-PointwiseLayout layoutFor(NativeIsa isa) {
-  if (isa == NativeIsa::AVX512) return {kTileRows, 32};
+PointwiseLayout layoutFor(NativeIsa isa, uint32_t inChannels) {
+  if (isa == NativeIsa::AVX512) {
+    return {inChannels >= kDeepRowsFrom ? kTileRows : kShallowTileRows, 32};
+  }
   return {kNarrowTileRows, 16};
 }
 // The L2 cache the order of the loops is chosen for (1-2 MB on the x86
@@ -282,11 +292,20 @@ ANNRT_NATIVE_VARIANTS(pointwiseNarrowTiles,
     size_t panelCount, float* out, size_t tiles, size_t first, size_t count) {
   tilesOf<kTileRows, false>(s, image, packed, panels, panelCount, out, tiles, first, count);
 }
+
+[[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void pointwiseShallowWideTiles(
+    const PointwiseShape& s, const float* image, const float* packed, const Panel* panels,
+    size_t panelCount, float* out, size_t tiles, size_t first, size_t count) {
+  tilesOf<kShallowTileRows, false>(s, image, packed, panels, panelCount, out, tiles, first,
+                                   count);
+}
 #endif
 
-TilesFunction tilesFunction(NativeIsa isa) {
+TilesFunction tilesFunction(NativeIsa isa, uint32_t tileRows) {
 #if ANNRT_NATIVE_VARIANTS_BUILT
-  if (isa == NativeIsa::AVX512) return pointwiseWideTiles;
+  if (isa == NativeIsa::AVX512) {
+    return tileRows == kShallowTileRows ? pointwiseShallowWideTiles : pointwiseWideTiles;
+  }
 #endif
   return pointwiseNarrowTiles[isa];
 }
@@ -301,7 +320,7 @@ class PointwiseKernel final : public NativeKernel {
   PointwiseKernel(const Operation& op, const PointwiseShape& shape, PointwiseLayout layout,
                   std::vector<Panel> panels, std::vector<PanelGroup> groups, WeightBuffer packed)
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], NativeForm::POINTWISE_GEMM),
-        tiles_(tilesFunction(nativeCodeIsa())),
+        tiles_(tilesFunction(nativeCodeIsa(), layout.tileRows)),
         layout_(layout),
         shape_(shape),
         panels_(std::move(panels)),
@@ -412,23 +431,15 @@ std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const PointwiseLayo
   return groups;
 }
 
-// The shapes where it was faster than XNNPACK's GEMM on AVX-512
-// (bench/native_kernel_bench.cpp; native_kernel_table.h says where the
-// form runs at all).
-// On AVX2 (the table's column in use: nativeDecisionIsa) it was faster, or
-// even, on every shape measured but from 8 channels to a multiple of 16
-// (8 -> 16 on 128x128: 153 vs 129 us).
-bool pointwisePreferred(const PointwiseShape& s, const PointwiseLayout& layout) {
+// The shapes where it was faster than XNNPACK's GEMM (bench/native_kernel_bench.cpp;
+// native_kernel_table.h says where the form runs at all): on AVX-512 every
+// shape measured once the shallow products had tiles of 8 pixels; on AVX2
+// (the table's column in use: nativeDecisionIsa) every shape measured but
+// from 8 channels to a multiple of 16 (8 -> 16 on 128x128: 153 vs 129 us).
+bool pointwisePreferred(const PointwiseShape& s) {
   if (nativeKernelMode() == NativeKernelMode::ALL) return true;
-  if (nativeDecisionIsa() != NativeIsa::AVX512) {
-    return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
-  }
-  const uint32_t tail = s.outChannels % 16;
-  const bool narrowTail = tail != 0 && tail <= 8 && (s.inChannels >= 32 || s.outChannels == 8);
-  // Deep products keep the FMA units busiest in the wide tiles
-  // (docs/native-kernels.md, "AVX-512 on a second host").
-  const bool deep = s.inChannels >= 112;
-  return narrowTail || deep || panelsOuter(s, layout);
+  if (nativeDecisionIsa() == NativeIsa::AVX512) return true;
+  return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
 }
 
 }  // namespace
@@ -459,8 +470,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   // Decided before the weights are packed: planning asks every 1x1
   // convolution, and copies made only to be dropped raised the process's
   // footprint (glibc keeps freed heap).
-  const PointwiseLayout layout = layoutFor(nativeCodeIsa());
-  ANNRT_CPU_REQUIRE(pointwisePreferred(shape, layout),
+  const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels);
+  ANNRT_CPU_REQUIRE(pointwisePreferred(shape),
                     "XNNPACK's GEMM is faster for {} -> {} channels", conv.inChannels,
                     conv.outChannels);
   std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels, layout.maxPanelWidth);
