@@ -44,8 +44,9 @@ Result<uint32_t> NnapiWriter::addOperand(const Shape& given) {
   type.dimensions = shape.dims.empty() ? nullptr : shape.dims.data();
   type.scale = shape.scale;
   type.zeroPoint = shape.zeroPoint;
-  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_addOperand(model_, &type),
-                                   fmt::format("adding a {} operand", toString(shape))));
+  ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_addOperand(model_, &type), [&] {
+    return fmt::format("adding a {} operand", toString(shape));
+  }));
   const auto index = static_cast<uint32_t>(next);
   WrittenOperand written;
   written.shape = shape;
@@ -68,8 +69,9 @@ Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t leng
   const auto* bytes = static_cast<const uint8_t*>(data);
   operand.copied.assign(bytes, bytes + length);
   operand.value = operand.copied;
-  return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length),
-                    fmt::format("setting the value of operand {} ({} bytes)", index, length));
+  return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length), [&] {
+    return fmt::format("setting the value of operand {} ({} bytes)", index, length);
+  });
 }
 
 Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const uint8_t> bytes) {
@@ -83,10 +85,13 @@ Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const ui
   }
   if (inFile && bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
     const auto offset = static_cast<size_t>(bytes.data() - file_.data());
-    ANNRT_RETURN_IF_ERROR(checkNnapi(
-        ANeuralNetworksModel_setOperandValueFromMemory(model_, index, fileMemory_, offset,
-                                                       bytes.size()),
-        fmt::format("setting operand {} to {} bytes of the model file", index, bytes.size())));
+    ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_setOperandValueFromMemory(
+                                         model_, index, fileMemory_, offset, bytes.size()),
+                                     [&] {
+                                       return fmt::format(
+                                           "setting operand {} to {} bytes of the model file",
+                                           index, bytes.size());
+                                     }));
     return index;
   }
   ANNRT_RETURN_IF_ERROR(setValue(index, bytes.data(), bytes.size()));
