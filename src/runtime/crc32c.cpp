@@ -3,6 +3,7 @@
 #include "runtime/crc32c.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -40,8 +41,9 @@ constexpr Tables makeTables() {
 constexpr Tables kTables = makeTables();
 
 uint64_t loadLittleEndian64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));  // not a loop of byte loads (hash128.cpp)
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
   return v;
 }
 

@@ -4,6 +4,7 @@
 // The compilation cache's hashes: SHA-256 and CRC-32C against published
 // values, hash128, and that the model hash and the partition key change
 // with every field they cover.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -124,6 +125,26 @@ TEST(Hash128Test, SeesEveryByteAndTheLength) {
   const Hash128 other = hash128(changed);
   EXPECT_FALSE(std::equal(original.begin(), original.begin() + 8, other.begin()));
   EXPECT_FALSE(std::equal(original.begin() + 8, original.end(), other.begin() + 8));
+}
+
+// Cache keys made on one machine are found on another (a cache directory
+// shared, or copied with the application): the digest depends on the bytes
+// alone. These were computed on x86-64; the aarch64 run checks them there,
+// and a change of the word loads or of the algorithm shows here.
+TEST(Hash128Test, TheDigestIsTheSameOnEveryCpu) {
+  std::vector<uint8_t> data(1000);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + 3);
+  const std::vector<std::pair<size_t, std::string>> expected = {
+      {0, "760029abe3739e506687db11fc1af340"},
+      {5, "81761f411efd4b86cf17ef5b15468662"},
+      {64, "a8e85a7bc3a13b1f996c965ad8f574f2"},
+      {1000, "d5fe0612d37fd3f0811b0d7f91d5e2dc"}};
+  for (const auto& [length, hex] : expected) {
+    const Hash128 digest = hash128(std::span<const uint8_t>(data.data(), length));
+    std::string text;
+    for (uint8_t byte : digest) text += fmt::format("{:02x}", byte);
+    EXPECT_EQ(text, hex) << length << " bytes";
+  }
 }
 
 // The chains take every fourth 16-byte block from their own start: equal
