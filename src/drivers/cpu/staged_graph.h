@@ -16,6 +16,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "drivers/cpu/arena_memory.h"
 #include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/compiled_graph.h"
 #include "drivers/cpu/stage_plan.h"
@@ -39,6 +40,11 @@ class StagedGraph {
   size_t stageCount() const { return stages_.size(); }
   const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
   const WeightStore& weights() const { return *weights_; }
+
+  // Maps the pages of the arena between stages on a thread of its own
+  // while the caller goes on (arena_memory.h), where the arena is large
+  // enough for that to pay.
+  void populateArenaAhead();
 
   // Runs on the model's inputs, writing its outputs (each large enough), the
   // threaded stages on the pool unless `threaded` is false; stageNs, if
@@ -75,7 +81,7 @@ class StagedGraph {
   std::vector<Stage> stages_;
   std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them
   std::vector<int64_t> intermediateOf_;     // per operand: index into intermediates_, or -1
-  ArenaBuffer arena_;
+  ArenaMemory arena_;
 };
 
 }  // namespace annrt::cpu
