@@ -41,15 +41,13 @@ class PluginDeviceTest : public ::testing::Test {
   }
 
   std::shared_ptr<CountingDevice> first_ = std::make_shared<CountingDevice>("first", true, false);
-  std::shared_ptr<CountingDevice> second_ =
-      std::make_shared<CountingDevice>("second", true, false);
+  std::shared_ptr<CountingDevice> second_ = std::make_shared<CountingDevice>("second", true, false);
   DeviceExporter exporter_{"test-driver", {first_, second_}};
   std::vector<uint8_t> older_;  // operator new aligns it for the structs
 };
 
 TEST_F(PluginDeviceTest, CacheSettingsCrossTheAbi) {
-  const std::shared_ptr<Device> device =
-      wrapDevice(nullptr, driverDevice(*exporter_.driver(), 1));
+  const std::shared_ptr<Device> device = wrapDevice(nullptr, driverDevice(*exporter_.driver(), 1));
   ASSERT_EQ(device->name(), "second");
   second_->settings = "kernels: table";
   const std::string table = device->cacheSettings();

@@ -296,8 +296,7 @@ ANNRT_NATIVE_VARIANTS(pointwiseNarrowTiles,
 [[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void pointwiseShallowWideTiles(
     const PointwiseShape& s, const float* image, const float* packed, const Panel* panels,
     size_t panelCount, float* out, size_t tiles, size_t first, size_t count) {
-  tilesOf<kShallowTileRows, false>(s, image, packed, panels, panelCount, out, tiles, first,
-                                   count);
+  tilesOf<kShallowTileRows, false>(s, image, packed, panels, panelCount, out, tiles, first, count);
 }
 #endif
 
@@ -471,9 +470,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   // convolution, and copies made only to be dropped raised the process's
   // footprint (glibc keeps freed heap).
   const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels);
-  ANNRT_CPU_REQUIRE(pointwisePreferred(shape),
-                    "XNNPACK's GEMM is faster for {} -> {} channels", conv.inChannels,
-                    conv.outChannels);
+  ANNRT_CPU_REQUIRE(pointwisePreferred(shape), "XNNPACK's GEMM is faster for {} -> {} channels",
+                    conv.inChannels, conv.outChannels);
   std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels, layout.maxPanelWidth);
   ANNRT_ASSIGN_OR_RETURN(
       WeightBuffer packed,
