@@ -41,22 +41,31 @@ class FileCacheDirectory final : public CacheDirectory {
   std::vector<Listed> list(bool temporaries, bool withTimes = true) const;
   Result<void> writeEntry(const CacheKey& key, const std::string& deviceName,
                           const std::string& deviceVersion, const PayloadWriter& payload);
-  // Counts this store, evicting when the count passes the capacity.
+  // Counts this store in the directory's count file, evicting when the
+  // count passes the capacity.
   void noteStored();
   // Removes the least recently used entries down to evictionTarget() (and
-  // stale temporaries); returns the entries left.
-  size_t evict();
+  // stale temporaries), the caller holding the directory's lock; returns the
+  // entries left.
+  size_t evictLocked();
   size_t evictionTarget() const { return capacity_ - capacity_ / 10; }
   void removeStaleTemporaries();
+  // The directory locked against other processes' stores and evictions
+  // while it lives (nothing locked where flock fails).
+  class DirectoryLock {
+   public:
+    explicit DirectoryLock(int directory);
+
+   private:
+    UniqueFd fd_;
+  };
+  UniqueFd openCountFile() const;
   CacheEntryInfo describe(const Listed& file, bool verifyPayload) const;
 
   UniqueFd dir_;
   std::string path_;
   uint32_t capacity_;
-  // The entries this process believes the directory holds (-1: not counted
-  // yet): counted once, then kept by its own stores, recounted on eviction.
-  std::mutex countMutex_;
-  int64_t estimatedEntries_ = -1;
+  std::mutex countMutex_;  // this process's threads, one store's count at a time
   std::atomic<uint64_t> writes_{0};
 };
 

@@ -376,6 +376,40 @@ TEST_F(CacheDirectoryTest, EvictionRemovesTemporaryFilesOfDeadWriters) {
   EXPECT_TRUE(fs::exists(fresh));  // its writer may still be writing
 }
 
+// The directory's entry count is kept in its .count file by every store
+// (listing thousands of entries took milliseconds per process): stores of
+// two processes (two handles) add to one count, eviction sets it to what it
+// left, and a count that does not read as one is made again from a listing.
+TEST_F(CacheDirectoryTest, StoresKeepTheDirectorysCountWithoutListingIt) {
+  const std::string countPath = dir_.str() + "/.count";
+  auto readCount = [&] {
+    const std::vector<uint8_t> bytes = readFile(countPath);
+    return std::string(bytes.begin(), bytes.end());
+  };
+  auto first = CacheDirectory::openAutomatic({dir_.str(), 10});
+  auto second = CacheDirectory::openAutomatic({dir_.str(), 10});
+  ASSERT_TRUE(first.ok() && second.ok());
+  for (uint8_t n = 1; n <= 3; ++n) {
+    ASSERT_TRUE((*first)->store(makeKey(n), kDevice, kVersion, payloadBytes(10, n)).ok());
+  }
+  ASSERT_TRUE((*second)->store(makeKey(4), kDevice, kVersion, payloadBytes(10, 4)).ok());
+  EXPECT_EQ(readCount(), "4\n");
+  // Files the count does not know of are not listed at a store: 20 more
+  // entries than the capacity stay until the count itself passes it.
+  for (uint8_t n = 100; n < 120; ++n) writeFile(entryPath(makeKey(n)), payloadBytes(10, n));
+  ASSERT_TRUE((*first)->store(makeKey(5), kDevice, kVersion, payloadBytes(10, 5)).ok());
+  EXPECT_EQ(readCount(), "5\n");
+  EXPECT_EQ((*first)->entries(false).size(), 25u);
+  for (uint8_t n = 6; n <= 11; ++n) {
+    ASSERT_TRUE((*second)->store(makeKey(n), kDevice, kVersion, payloadBytes(10, n)).ok());
+  }
+  EXPECT_EQ((*first)->entries(false).size(), 9u) << "evicted down to 90% of the capacity";
+  EXPECT_EQ(readCount(), "9\n");
+  writeFile(countPath, std::vector<uint8_t>{'x', '7'});
+  ASSERT_TRUE((*first)->store(makeKey(12), kDevice, kVersion, payloadBytes(10, 12)).ok());
+  EXPECT_EQ(readCount(), "10\n") << "counted from a listing";
+}
+
 TEST_F(CacheDirectoryTest, ApplicationDirectoryIsNeverEvicted) {
   auto cache = open();
   for (uint8_t n = 1; n <= 20; ++n)
