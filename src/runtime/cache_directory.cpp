@@ -262,11 +262,10 @@ std::vector<FileCacheDirectory::Listed> FileCacheDirectory::list(bool temporarie
   return files;
 }
 
-// Listing a directory of thousands of entries costs milliseconds (9000 on
-// ext4: 4 ms a listing; a process's first store listed twice, to count the
-// entries and to find dead writers' files, and a cold compilation took
-// 14-19 ms instead of 4): the count is kept in kCountName instead, read
-// and rewritten under the lock at every store, and the directory is listed
+// Listing a directory of thousands of entries costs milliseconds, which
+// every process's first compilation paid (docs/caching.md): the count is
+// kept in kCountName instead, read and rewritten under the lock at every
+// store, and the directory is listed
 // only to evict, or to count it once where the file is absent or unreadable
 // (a directory an older annrt filled). The count can only run high (an entry
 // replaced under the same key, files removed by hand), and eviction lists
@@ -290,7 +289,7 @@ void FileCacheDirectory::noteStored() {
 // The directory itself is locked, through a descriptor of its own (flock
 // locks an open file description: a process's children share its
 // descriptors but not this one), so that no lock file has to be created
-// (creating a file took about 1 ms on the hosts measured). Unlocked by
+// (a file creation costs more than the rest of a store). Unlocked by
 // closing it.
 FileCacheDirectory::DirectoryLock::DirectoryLock(int directory)
     : fd_(openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {

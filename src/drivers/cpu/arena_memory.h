@@ -6,10 +6,9 @@
 // first execution on another thread.
 //
 // Why: memory fresh from the kernel costs a page fault per 4 KB page on its
-// first write, about 0.35 us per KB on the hosts measured (9 MB: 3-4 ms),
-// and an execution's arena is first written by the first inference
-// (pose_landmark_full's 7.8 MB were most of its first inference's 9.7 ms
-// against 5.7 for later ones). populateAhead() hands that work to a thread
+// first write, and an execution's arena is first written by the first
+// inference, which those faults made much slower than the later ones
+// (docs/threads.md). populateAhead() hands that work to a thread
 // of its own while the compilation goes on, as the kernel's
 // MADV_POPULATE_WRITE (Linux 5.14), which maps pages without writing them:
 // an execution may write the arena at the same time.

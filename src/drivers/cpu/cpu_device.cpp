@@ -171,10 +171,9 @@ class CpuDevice final : public Device {
 
  private:
   // Whether a compilation of `threads` may map its arena's pages on a thread
-  // of its own: at 1 thread, with a second core idle. Zen 5, 1 thread, the
-  // first inference 0.65-0.98x its time, init + first inference 0.82-1.00x;
-  // at 2 threads the mapping thread took the pool's second core and init +
-  // first inference went 1.03-1.67x (docs/threads.md).
+  // of its own: at 1 thread, with a second core idle. At 2 threads the
+  // mapping thread took the pool's second core and the first inference
+  // came later, not sooner (docs/threads.md).
   bool spareCoreForPages(uint32_t threads) const {
     if (threads != 1) return false;
     if (load_ == nullptr) return std::thread::hardware_concurrency() > 1;
