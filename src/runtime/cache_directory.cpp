@@ -12,9 +12,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <optional>
 #include <cstring>
 #include <ctime>
+#include <optional>
 
 #include "common/log.h"
 #include "runtime/cache_file.h"
