@@ -72,22 +72,25 @@ TEST(ArenaMemoryTest, KeepsWhatIsWrittenWhileItsPagesAreMapped) {
   }
 }
 
+// Against an arena of the same size that was not mapped ahead: instrumented
+// builds (ASan's shadow memory) fault on pages of their own either way.
 TEST(ArenaMemoryTest, MappedAheadItsFirstWritesDoNotFault) {
   if (!kernelPopulates()) GTEST_SKIP() << "MADV_POPULATE_WRITE maps nothing here";
   constexpr size_t kBytes = size_t{8} << 20;
-  const size_t pages = kBytes / static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  auto arena = ArenaMemory::allocate(kBytes);
-  ASSERT_TRUE(arena.ok()) << arena.error().message;
-  arena->populateAhead();
-  arena->waitPopulated();
-  const long before = minorFaults();
-  std::memset(arena->data(), 1, kBytes);
-  EXPECT_LT(minorFaults() - before, static_cast<long>(pages / 8));
+  auto mapped = ArenaMemory::allocate(kBytes);
   auto cold = ArenaMemory::allocate(kBytes);
-  ASSERT_TRUE(cold.ok());
-  const long coldBefore = minorFaults();
+  ASSERT_TRUE(mapped.ok() && cold.ok());
+  mapped->populateAhead();
+  mapped->waitPopulated();
+  long before = minorFaults();
+  std::memset(mapped->data(), 1, kBytes);
+  const long mappedFaults = minorFaults() - before;
+  before = minorFaults();
   std::memset(cold->data(), 1, kBytes);
-  EXPECT_GE(minorFaults() - coldBefore, static_cast<long>(pages / 8)) << "a page fault per page";
+  const long coldFaults = minorFaults() - before;
+  const long pages = static_cast<long>(kBytes / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_GE(coldFaults, pages / 8) << "a page fault per page, or per few";
+  EXPECT_LT(mappedFaults, coldFaults / 2);
 }
 
 TEST(ArenaMemoryTest, MovesAndIsFreedWhileMapping) {
