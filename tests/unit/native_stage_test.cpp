@@ -38,9 +38,6 @@ struct ConvCase {
   // A 1x1 matrix product (native_pointwise.cpp): made only where the
   // table's column uses that form (AVX-512's).
   bool pointwise = false;
-  // An image stem (3 channels in): made where the table's column uses that
-  // form (AVX2's).
-  bool stem = false;
 };
 
 void PrintTo(const ConvCase& c, std::ostream* os) {
@@ -180,13 +177,14 @@ TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
       }
     }
   };
-  // Both columns make the column-reuse depthwise form and the matrix
-  // product, AVX-512's the per-tap depthwise forms of any multiple of 8
-  // channels, AVX2's those of 8: every form, in the code of every
-  // instruction set the host runs (the code picks the blocking: 16-channel
-  // columns held in registers and 8 or 12 x 32 product tiles on AVX-512, 8-channel
-  // streamed columns and 6 x 16 tiles elsewhere).
-  if (!c.stem) forEachIsa(check, NativeIsa::AVX512);
+  // Both columns make the column-reuse depthwise form, the matrix product
+  // and the image stems, AVX-512's the per-tap depthwise forms of any
+  // multiple of 8 channels, AVX2's those of 8: every form, in the code of
+  // every instruction set the host runs (the code picks the blocking:
+  // 16-channel columns held in registers, 8 or 12 x 32 product tiles and
+  // stems of stride 2 in 16-float vectors on AVX-512, 8-channel streamed
+  // columns, 6 x 16 tiles and 8-float stems elsewhere).
+  forEachIsa(check, NativeIsa::AVX512);
   forEachIsa(check, NativeIsa::AVX2);
 }
 
@@ -213,7 +211,6 @@ ConvCase conv(std::string name, uint32_t size, uint32_t in, uint32_t out, uint32
 ConvCase stem(std::string name, uint32_t size, uint32_t out, uint32_t filter) {
   ConvCase c = conv(std::move(name), size, 3, out, filter);
   c.stride = 2;
-  c.stem = true;
   return c;
 }
 
@@ -304,9 +301,12 @@ INSTANTIATE_TEST_SUITE_P(
                c.filterHeight = c.filterWidth = 5;
                c.batch = 2;
              }),
-        // Image stems: 3 -> 16, 24 and 32 (blocks of 4, 4 and 3 pixels), 3x3
-        // and 5x5, odd sizes, uneven and VALID paddings, stride 1 too.
-        stem("Stem3to24", 23, 24, 3),
+        // Image stems: 3 -> 16, 24 and 32 (blocks of 4, 4 and 3 pixels; in
+        // 16-float vectors at stride 2, of 12, 10 and 8), 3x3 and 5x5, odd
+        // sizes, rows of several blocks, uneven and VALID paddings, stride 1
+        // too.
+        stem("Stem3to24", 23, 24, 3), stem("Stem3to16SeveralBlocks", 61, 16, 3),
+        stem("Stem3to24_5x5SeveralBlocks", 47, 24, 5), stem("Stem3to32_5x5", 39, 32, 5),
         with(stem("Stem3to16Relu6Batch2", 18, 16, 3),
              [](ConvCase& c) {
                c.activation = ANEURALNETWORKS_FUSED_RELU6;

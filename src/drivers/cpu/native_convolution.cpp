@@ -16,7 +16,8 @@
 //   channel a dot product of input vectors, summed across at the end.
 // - image stems, 3 channels to 16, 24 or 32, 3x3 or 5x5: as by output, the
 //   3 channels and the taps unrolled (the first layer of every default
-//   model; XNNPACK's generic path ran it at a third of the core's peak);
+//   model; XNNPACK's generic path ran it at a third of the core's peak), in
+//   16-float vectors at stride 2 where the code is AVX-512's;
 // - transposed, whose filter is its stride (each input pixel makes a block of
 //   outputs of its own) and no padding, from 8 or 16 channels to at most 8:
 //   each output a dot product, as by input (selfie_segmentation's last layer).
@@ -60,6 +61,14 @@ constexpr int kWideBlock = 8;
 // broadcast: 17 of AVX2's 16 registers at 4 pixels).
 constexpr uint32_t kStemChannels = 3;
 constexpr int kStemBlock32 = 3;
+// Image stem pixels summed together in the AVX-512 code (wideStemRow), by
+// output channels: 20-24 of its 32 registers hold sums (12 pixels of one
+// vector, 10 of a vector and a half, 8 of two; the best of 8, 10, 12 and 16
+// on Zen 5 for each).
+constexpr int wideStemBlock(int outChannels) {
+  return outChannels == 16 ? 12 : outChannels == 24 ? 10 : 8;
+}
+constexpr uint32_t kWideStemStride = 2;
 // Depthwise output pixels of the column form (depthwiseColumnsBlock)
 // summed together, on AVX-512 and AVX2 alike.
 constexpr int kColumnsBlock = 8;
@@ -392,6 +401,52 @@ struct ByOutputTaps {
   }
 };
 
+// One output row of an image stem, 3 channels to N = 16, 24 or 32, in the
+// code built for AVX-512: a pixel's N sums are N / 16 vectors of 16 and, for
+// 24, one of 8, so that each channel of a tap costs one or two multiply-adds
+// per pixel where vectors of 8 take two to four. Weights as ByOutputTaps:
+// [kh][kw][3][N]. Stride 2 (every default model's stem), known to the
+// compiler: the block's pixels are then offsets from one address (with the
+// stride in a variable their 8 addresses spilled). BLOCK pixels a block
+// where no column tap is padding.
+template <int K, int N, int BLOCK>
+[[gnu::always_inline]] inline void wideStemRow(const ConvShape& s, const float* image,
+                                               const float* weights, const float* bias, float* out,
+                                               uint32_t oy) {
+  constexpr int W = N / 16;
+  constexpr bool HALF = N % 16 != 0;
+  const Float16 lo = splatVector<Float16>(s.range.min), hi = splatVector<Float16>(s.range.max);
+  const Float8 lo8 = splat8(s.range.min), hi8 = splat8(s.range.max);
+  const Taps rows = rowTaps(s, oy);
+  constexpr int64_t step = int64_t{kWideStemStride} * kStemChannels;
+  forEachBlock<BLOCK>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+    Float16 wide[P][W];
+    Float8 half[P];
+    startFromBias(wide, bias);
+    for (int p = 0; p < P; ++p) half[p] = HALF ? load8(bias + 16 * W) : Float8{};
+    forEachTap<CHECKED, K>(s, rows, columnTaps(s, ox), image, kStemChannels,
+                           [&](uint32_t t, const float* pixel) {
+                             const float* tap = weights + size_t{t} * kStemChannels * N;
+#pragma GCC unroll 3
+                             for (uint32_t c = 0; c < kStemChannels; ++c, tap += N) {
+                               for (int v = 0; v < W; ++v) {
+                                 const Float16 w = loadVector<Float16>(tap + 16 * v);
+                                 for (int p = 0; p < P; ++p) wide[p][v] += pixel[p * step + c] * w;
+                               }
+                               if constexpr (HALF) {
+                                 const Float8 w = load8(tap + 16 * W);
+                                 for (int p = 0; p < P; ++p) half[p] += pixel[p * step + c] * w;
+                               }
+                             }
+                           });
+    float* first = out + size_t{ox} * N;
+    storeClamped(wide, first, N, lo, hi);
+    if constexpr (HALF) {
+      for (int p = 0; p < P; ++p) store8(first + size_t{N} * p + 16 * W, clamp8(half[p], lo8, hi8));
+    }
+  });
+}
+
 // weights: [outChannels][kh][kw][8 * U]; one output row.
 template <int U>
 [[gnu::always_inline]] inline void byInputRow(const ConvShape& s, const float* image,
@@ -493,19 +548,29 @@ using RowFunction = void (*)(const ConvShape&, const float*, const float*, const
                         (const ConvShape& s, const float* image, const float* w, const float* b, \
                          float* out, uint32_t row),                                              \
                         { body; })
+// Rows blocked for AVX-512's registers, which only its code runs (picked
+// where nativeWideVectors).
+#define ANNRT_WIDE_ROW(name, body)                                                  \
+  ANNRT_NATIVE_AVX512_ONLY(name,                                                    \
+                           (const ConvShape& s, const float* image, const float* w, \
+                            const float* b, float* out, uint32_t row),              \
+                           { body; })
 using RowVariants = NativeVariants<RowFunction>;
 #define ANNRT_DEPTHWISE_ROWS(name, K, B) \
   ANNRT_NATIVE_ROW(name, (depthwiseRow<K, B>(s, image, w, b, outputRow(s, out, row), row)))
 ANNRT_DEPTHWISE_ROWS(depthwiseRows3, 3, kBlock)
 ANNRT_DEPTHWISE_ROWS(depthwiseRows5, 5, kBlock)
 ANNRT_DEPTHWISE_ROWS(depthwiseRowsAny, 0, kBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows3, 3, kWideBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRows5, 5, kWideBlock)
-ANNRT_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0, kWideBlock)
 #undef ANNRT_DEPTHWISE_ROWS
-#define ANNRT_DEPTHWISE_COLUMNS_ROWS(name, K, S)                                   \
-  ANNRT_NATIVE_ROW(name, (depthwiseColumnsRow<K, S, kColumnsBlock>(s, image, w, b, \
-                                                                   outputRow(s, out, row), row)))
+#define ANNRT_WIDE_DEPTHWISE_ROWS(name, K) \
+  ANNRT_WIDE_ROW(name, (depthwiseRow<K, kWideBlock>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_DEPTHWISE_ROWS(wideDepthwiseRows3, 3)
+ANNRT_WIDE_DEPTHWISE_ROWS(wideDepthwiseRows5, 5)
+ANNRT_WIDE_DEPTHWISE_ROWS(wideDepthwiseRowsAny, 0)
+#undef ANNRT_WIDE_DEPTHWISE_ROWS
+#define ANNRT_DEPTHWISE_COLUMNS_ROWS(name, K, S)                                 \
+  ANNRT_WIDE_ROW(name, (depthwiseColumnsRow<K, S, kColumnsBlock>(s, image, w, b, \
+                                                                 outputRow(s, out, row), row)))
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows3, 3, 1)
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows5, 5, 1)
 ANNRT_DEPTHWISE_COLUMNS_ROWS(columnsDepthwiseRows3s2, 3, 2)
@@ -535,6 +600,16 @@ ANNRT_STEM_ROWS(stemRow5x16, 5, 2, kBlock)
 ANNRT_STEM_ROWS(stemRow5x24, 5, 3, kBlock)
 ANNRT_STEM_ROWS(stemRow5x32, 5, 4, kStemBlock32)
 #undef ANNRT_STEM_ROWS
+#define ANNRT_WIDE_STEM_ROWS(name, K, N) \
+  ANNRT_WIDE_ROW(                        \
+      name, (wideStemRow<K, N, wideStemBlock(N)>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_STEM_ROWS(wideStemRow3x16, 3, 16)
+ANNRT_WIDE_STEM_ROWS(wideStemRow3x24, 3, 24)
+ANNRT_WIDE_STEM_ROWS(wideStemRow3x32, 3, 32)
+ANNRT_WIDE_STEM_ROWS(wideStemRow5x16, 5, 16)
+ANNRT_WIDE_STEM_ROWS(wideStemRow5x24, 5, 24)
+ANNRT_WIDE_STEM_ROWS(wideStemRow5x32, 5, 32)
+#undef ANNRT_WIDE_STEM_ROWS
 ANNRT_NATIVE_ROW(byInputRow8, byInputRow<1>(s, image, w, b, outputRow(s, out, row), row))
 ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, row), row))
 // For the transposed form `row` is an input row, making several output rows.
@@ -543,6 +618,7 @@ ANNRT_NATIVE_ROW(transposedRow16, (transposedRow<2, false>(s, image, w, b, out, 
 ANNRT_NATIVE_ROW(transposedFourRow8, (transposedRow<1, true>(s, image, w, b, out, row)))
 ANNRT_NATIVE_ROW(transposedFourRow16, (transposedRow<2, true>(s, image, w, b, out, row)))
 #undef ANNRT_NATIVE_ROW
+#undef ANNRT_WIDE_ROW
 
 struct Form {
   const RowVariants* rows = nullptr;  // null: no native kernel
@@ -684,10 +760,23 @@ const RowVariants* stemRows(const ConvParams& conv) {
     return nullptr;
   }
   const uint32_t out = conv.outChannels;
+  const bool wide = nativeWideVectors() && w.strideWidth == kWideStemStride;
   if (w.filterWidth == 3) {
+    if (wide) {
+      return out == 16   ? &wideStemRow3x16
+             : out == 24 ? &wideStemRow3x24
+             : out == 32 ? &wideStemRow3x32
+                         : nullptr;
+    }
     return out == 16 ? &stemRow3x16 : out == 24 ? &stemRow3x24 : out == 32 ? &stemRow3x32 : nullptr;
   }
   if (w.filterWidth == 5) {
+    if (wide) {
+      return out == 16   ? &wideStemRow5x16
+             : out == 24 ? &wideStemRow5x24
+             : out == 32 ? &wideStemRow5x32
+                         : nullptr;
+    }
     return out == 16 ? &stemRow5x16 : out == 24 ? &stemRow5x24 : out == 32 ? &stemRow5x32 : nullptr;
   }
   return nullptr;

@@ -44,6 +44,20 @@ struct NativeVariants {
       name{name##Baseline, nullptr, nullptr};
 #endif
 
+// Defines `name`, the NativeVariants of a function only the x86-64-v4 code
+// runs (blocked for AVX-512's 32 registers; picked only where
+// nativeWideVectors): the other levels' entries are null, and the function
+// is not built for them.
+#if ANNRT_NATIVE_VARIANTS_BUILT
+#define ANNRT_NATIVE_AVX512_ONLY(name, params, ...)                                   \
+  [[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void name##Avx512 params \
+      __VA_ARGS__ constexpr NativeVariants<void(*) params>                            \
+          name{nullptr, nullptr, name##Avx512};
+#else
+#define ANNRT_NATIVE_AVX512_ONLY(name, params, ...) \
+  constexpr NativeVariants<void(*) params> name{nullptr, nullptr, nullptr};
+#endif
+
 // Whether kernels made now run the x86-64-v4 code, with 32 registers of 16
 // floats; they size their blocks of sums by it (elsewhere a Float16 takes
 // two AVX registers of 16, or four NEON ones of 32).
