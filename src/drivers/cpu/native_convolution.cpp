@@ -61,13 +61,8 @@ constexpr int kWideBlock = 8;
 // broadcast: 17 of AVX2's 16 registers at 4 pixels).
 constexpr uint32_t kStemChannels = 3;
 constexpr int kStemBlock32 = 3;
-// Image stem pixels summed together in the AVX-512 code (wideStemRow), by
-// output channels: 20-24 of its 32 registers hold sums (12 pixels of one
-// vector, 10 of a vector and a half, 8 of two; the best of 8, 10, 12 and 16
-// on Zen 5 for each).
-constexpr int wideStemBlock(int outChannels) {
-  return outChannels == 16 ? 12 : outChannels == 24 ? 10 : 8;
-}
+// The stride the AVX-512 stems are built for (wideStemRow); others take the
+// 8-float rows.
 constexpr uint32_t kWideStemStride = 2;
 // Depthwise output pixels of the column form (depthwiseColumnsBlock)
 // summed together, on AVX-512 and AVX2 alike.
@@ -407,9 +402,8 @@ struct ByOutputTaps {
 // per pixel where vectors of 8 take two to four. Weights as ByOutputTaps:
 // [kh][kw][3][N]. Stride 2 (every default model's stem), known to the
 // compiler: the block's pixels are then offsets from one address (with the
-// stride in a variable their 8 addresses spilled). BLOCK pixels a block
-// where no column tap is padding.
-template <int K, int N, int BLOCK>
+// stride in a variable their 8 addresses spilled).
+template <int K, int N>
 [[gnu::always_inline]] inline void wideStemRow(const ConvShape& s, const float* image,
                                                const float* weights, const float* bias, float* out,
                                                uint32_t oy) {
@@ -419,7 +413,11 @@ template <int K, int N, int BLOCK>
   const Float8 lo8 = splat8(s.range.min), hi8 = splat8(s.range.max);
   const Taps rows = rowTaps(s, oy);
   constexpr int64_t step = int64_t{kWideStemStride} * kStemChannels;
-  forEachBlock<BLOCK>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+  // Pixels summed together: 20-24 of the 32 registers hold sums (12 pixels
+  // of one vector, 10 of a vector and a half, 8 of two; the best of 8, 10,
+  // 12 and 16 on Zen 5 for each).
+  constexpr int kPixels = N == 16 ? 12 : N == 24 ? 10 : 8;
+  forEachBlock<kPixels>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
     Float16 wide[P][W];
     Float8 half[P];
     startFromBias(wide, bias);
@@ -601,8 +599,7 @@ ANNRT_STEM_ROWS(stemRow5x24, 5, 3, kBlock)
 ANNRT_STEM_ROWS(stemRow5x32, 5, 4, kStemBlock32)
 #undef ANNRT_STEM_ROWS
 #define ANNRT_WIDE_STEM_ROWS(name, K, N) \
-  ANNRT_WIDE_ROW(                        \
-      name, (wideStemRow<K, N, wideStemBlock(N)>(s, image, w, b, outputRow(s, out, row), row)))
+  ANNRT_WIDE_ROW(name, (wideStemRow<K, N>(s, image, w, b, outputRow(s, out, row), row)))
 ANNRT_WIDE_STEM_ROWS(wideStemRow3x16, 3, 16)
 ANNRT_WIDE_STEM_ROWS(wideStemRow3x24, 3, 24)
 ANNRT_WIDE_STEM_ROWS(wideStemRow3x32, 3, 32)
