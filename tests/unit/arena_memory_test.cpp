@@ -16,24 +16,20 @@
 namespace annrt::cpu {
 namespace {
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 long minorFaults() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return usage.ru_minflt;
 }
 
-// Whether MADV_POPULATE_WRITE maps pages here: tried on 64 pages, whose
+// Whether populatePages maps pages here: tried on 64 pages, whose
 // writes must then not fault (qemu-user accepts the call and does nothing).
 bool kernelPopulates() {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t bytes = 64 * page;
   auto* probe = static_cast<uint8_t*>(
       mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  bool populates = madvise(probe, bytes, MADV_POPULATE_WRITE) == 0;
+  bool populates = populatePages(probe, bytes);
   if (populates) {
     const long before = minorFaults();
     for (size_t at = 0; at < bytes; at += page) probe[at] = 1;

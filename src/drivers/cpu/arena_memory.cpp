@@ -12,10 +12,6 @@
 namespace annrt::cpu {
 namespace {
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14's value; older headers lack it
-#endif
-
 // Pages are mapped a chunk at a time, so that a destructor need not wait
 // for all of them.
 constexpr size_t kChunkBytes = size_t{128} << 10;
@@ -28,11 +24,20 @@ size_t pageSize() {
 void populate(const std::stop_token& stop, uint8_t* data, size_t bytes) {
   for (size_t at = 0; at < bytes && !stop.stop_requested(); at += kChunkBytes) {
     const size_t length = std::min(kChunkBytes, bytes - at);
-    if (madvise(data + at, length, MADV_POPULATE_WRITE) != 0) return;  // unsupported, or no memory
+    if (!populatePages(data + at, length)) return;
   }
 }
 
 }  // namespace
+
+bool populatePages(void* data, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+  constexpr int kPopulateWrite = 23;  // Linux 5.14's value; older headers lack it
+#endif
+  return madvise(data, bytes, kPopulateWrite) == 0;
+}
 
 Result<ArenaMemory> ArenaMemory::allocate(size_t bytes) {
   ArenaMemory memory;

@@ -23,6 +23,11 @@
 
 namespace annrt::cpu {
 
+// Maps the pages of [data, data + bytes), writable memory of this process,
+// without writing them (MADV_POPULATE_WRITE); false where the kernel cannot
+// (before Linux 5.14) or has no memory.
+bool populatePages(void* data, size_t bytes);
+
 class ArenaMemory {
  public:
   ArenaMemory() = default;
