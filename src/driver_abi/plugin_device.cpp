@@ -67,6 +67,15 @@ void setOperationTime(AnnrtExecuteResult* result, uint32_t operation, uint64_t n
   if (operation < times.size()) times[operation] = ns;
 }
 
+// The driver's sink for bytes it writes for the runtime (a prepared model,
+// its cache settings): appended to `out`.
+AnnrtCacheWriter abiWriter(CacheWriter& out) {
+  return {&out, [](void* context, const void* data, size_t length) {
+            return static_cast<CacheWriter*>(context)->write(
+                {static_cast<const uint8_t*>(data), length});
+          }};
+}
+
 class PluginPreparedModel final : public PreparedModel {
  public:
   PluginPreparedModel(std::shared_ptr<void> library, const AnnrtDevice* device,
@@ -82,7 +91,7 @@ class PluginPreparedModel final : public PreparedModel {
   Result<void> serialize(CacheWriter& out) const override {
     ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, hasCaching(*device_), "device {} caches nothing",
                      device_->name);
-    const AnnrtCacheWriter writer{&out, writeBytes};
+    const AnnrtCacheWriter writer = abiWriter(out);
     AnnrtMessage message{};
     const int32_t status = device_->serialize(prepared_, &writer, &message);
     if (status != 0) {
@@ -130,10 +139,6 @@ class PluginPreparedModel final : public PreparedModel {
           {a.omitted, a.data, a.length, static_cast<uint32_t>(a.dims.size()), a.dims.data()});
     }
     return result;
-  }
-
-  static bool writeBytes(void* context, const void* data, size_t length) {
-    return static_cast<CacheWriter*>(context)->write({static_cast<const uint8_t*>(data), length});
   }
 
   std::shared_ptr<void> library_;
@@ -199,15 +204,15 @@ class PluginDevice final : public Device {
   std::string cacheSettings() const override {
     const auto write = cacheSettingsWriter(*device_);
     if (write == nullptr) return {};
-    std::string settings;
-    const AnnrtCacheWriter writer{&settings, appendText};
+    BytesCacheWriter settings;
+    const AnnrtCacheWriter writer = abiWriter(settings);
     if (const int32_t status = write(device_->context, &writer); status != 0) {
       // Settings unknown: a key of their own, so that no entry is shared
       // with compilations whose settings were known.
       logWarning("device {} could not write its cache settings (result {})", name_, status);
       return "unknown";
     }
-    return "known: " + settings;
+    return "known: " + std::string(settings.bytes.begin(), settings.bytes.end());
   }
 
   bool isBuiltIn() const override { return library_ == nullptr; }  // no plug-in library
@@ -231,11 +236,6 @@ class PluginDevice final : public Device {
   }
 
  private:
-  static bool appendText(void* context, const void* data, size_t length) {
-    static_cast<std::string*>(context)->append(static_cast<const char*>(data), length);
-    return true;
-  }
-
   static AnnrtPrepareOptions toAbi(const PrepareOptions& options) {
     AnnrtPrepareOptions abiOptions{};
     abiOptions.size = sizeof(abiOptions);
