@@ -34,7 +34,7 @@ Result<std::unique_ptr<ModelRunner>> ModelRunner::create(ANeuralNetworksCompilat
                 input.name, formatDims(input.dims));
     ANNRT_CHECK(elementSize(input.type) != 0, "input {} has type {}, which the tools cannot fill",
                 input.name, operandTypeName(input.type));
-    runner->inputBuffers_.emplace_back(std::max<size_t>(input.byteSize(), 1));
+    runner->inputBuffers_.emplace_back(input.byteSize());
   }
   for (const TensorDesc& output : outputs) {
     runner->outputBuffers_.emplace_back(initialOutputBytes(output));
@@ -103,7 +103,7 @@ Result<void> ModelRunner::readOutputDims() {
 Result<void> ModelRunner::growOutputs() {
   ANNRT_RETURN_IF_ERROR(readOutputDims());
   for (size_t i = 0; i < outputs_.size(); ++i) {
-    outputBuffers_[i].resize(std::max<size_t>(outputs_[i].byteSize(), 1));
+    outputBuffers_[i] = ZeroedBytes(outputs_[i].byteSize());
   }
   return bind();
 }

@@ -17,6 +17,7 @@
 
 #include "common/result.h"
 #include "tensor_desc.h"
+#include "zeroed_bytes.h"
 
 namespace annrt::tools {
 
@@ -55,8 +56,8 @@ class ModelRunner {
   std::vector<TensorDesc> declaredInputs_;
   std::vector<TensorDesc> inputs_;
   std::vector<TensorDesc> outputs_;
-  std::vector<std::vector<uint8_t>> inputBuffers_;
-  std::vector<std::vector<uint8_t>> outputBuffers_;
+  std::vector<ZeroedBytes> inputBuffers_;
+  std::vector<ZeroedBytes> outputBuffers_;
   std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter> execution_;
   bool reusable_ = false;
   bool dynamicOutputs_ = false;  // some output dims are only known after a run
