@@ -421,18 +421,18 @@ template <int K, int N>
     Float16 wide[P][W];
     Float8 half[P];
     startFromBias(wide, bias);
-    for (int p = 0; p < P; ++p) half[p] = HALF ? load8(bias + 16 * W) : Float8{};
+    for (int p = 0; p < P; ++p) half[p] = HALF ? load8(bias + ptrdiff_t{16} * W) : Float8{};
     forEachTap<CHECKED, K>(s, rows, columnTaps(s, ox), image, kStemChannels,
                            [&](uint32_t t, const float* pixel) {
                              const float* tap = weights + size_t{t} * kStemChannels * N;
 #pragma GCC unroll 3
                              for (uint32_t c = 0; c < kStemChannels; ++c, tap += N) {
                                for (int v = 0; v < W; ++v) {
-                                 const Float16 w = loadVector<Float16>(tap + 16 * v);
+                                 const Float16 w = loadVector<Float16>(tap + ptrdiff_t{16} * v);
                                  for (int p = 0; p < P; ++p) wide[p][v] += pixel[p * step + c] * w;
                                }
                                if constexpr (HALF) {
-                                 const Float8 w = load8(tap + 16 * W);
+                                 const Float8 w = load8(tap + ptrdiff_t{16} * W);
                                  for (int p = 0; p < P; ++p) half[p] += pixel[p * step + c] * w;
                                }
                              }
@@ -440,7 +440,8 @@ template <int K, int N>
     float* first = out + size_t{ox} * N;
     storeClamped(wide, first, N, lo, hi);
     if constexpr (HALF) {
-      for (int p = 0; p < P; ++p) store8(first + size_t{N} * p + 16 * W, clamp8(half[p], lo8, hi8));
+      for (int p = 0; p < P; ++p)
+        store8(first + size_t{N} * p + size_t{16} * W, clamp8(half[p], lo8, hi8));
     }
   });
 }
