@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/native_kernel.h"
 
+#include "common/log.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -49,7 +50,14 @@ Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, c
 
 bool nativeKernelPreferred(LoweringContext& context, const Operation& op, const Operation* pad) {
   Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, pad);
-  return kernel.ok() && (*kernel)->preferred();
+  if (!kernel.ok()) {
+    // Why an operation runs on XNNPACK (or only folded into a native
+    // neighbour, as a PAD or a clamp may be).
+    ANNRT_VLOG(DRIVER, "annrt-cpu: a {} has no native kernel of its own ({})",
+               operationTypeName(op.type), kernel.error().message);
+    return false;
+  }
+  return (*kernel)->preferred();
 }
 
 bool nativeKernelAvailable(LoweringContext& context, const Operation& op) {
