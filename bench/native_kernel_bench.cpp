@@ -257,6 +257,12 @@ int main(int argc, char** argv) {
   registerCase("Depthwise5x5_C1152_7", {true, 7, 1152, 1152, 5, 1});
   registerCase("Depthwise3x3_C32_64", {true, 64, 32, 32, 3, 1});
   registerCase("Depthwise3x3_C88_32", {true, 32, 88, 88, 3, 1});
+  // Face detection's depthwise convolutions of channels that are not a
+  // multiple of 8 (native in AVX-512's column form only).
+  registerCase("Depthwise3x3_C28_64_s2", {true, 64, 28, 28, 3, 2});
+  registerCase("Depthwise3x3_C36_32", {true, 32, 36, 36, 3, 1});
+  registerCase("Depthwise3x3_C42_32_s2", {true, 32, 42, 42, 3, 2});
+  registerCase("Depthwise3x3_C12_48", {true, 48, 12, 12, 3, 1});
   // 1x1 convolutions of the hand and face models (native_pointwise.cpp).
   registerCase("Pointwise_16to64_112", {false, 112, 16, 64, 1, 1});
   registerCase("Pointwise_24to16_112", {false, 112, 24, 16, 1, 1});

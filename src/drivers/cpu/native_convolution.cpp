@@ -353,22 +353,42 @@ template <int K, int S, int P, bool NARROW = false>
   auto across = [&]<class Vec>(uint32_t c) {
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) block.template operator()<Vec>(ox, c);
   };
-  uint32_t c = 0;
   // 3x3 on AVX-512: a block through all its channels before the next, which
   // reads each input pixel's channels together; 5x5 (more reuse per loaded
   // column) a channel group along the whole row, which measured no worse
   // (docs/native-kernels.md).
+  // Wide: 16 channels at a time, then the rest as the last 16 or 8 (below
+  // 16 channels, 8 and the last 8), the last group overlapping the one
+  // before it where the channels are not a multiple of 8. An overlapped
+  // channel is computed twice, from the same inputs in the same order, so
+  // its second store writes what the first wrote (face detection's depthwise
+  // convolutions of 12, 28, 36 and 42 channels). Written out in both loops:
+  // through one more generic lambda GCC stopped inlining the row into its
+  // AVX-512 function, which then ran 3x slower.
+  const uint32_t C = s.inChannels;
+  const uint32_t full = C / 16 * 16;
+  const bool lastSixteen = C - full > 8 && C >= 16;
   if constexpr (!NARROW && K == 3) {
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
-      for (c = 0; c + 16 <= s.inChannels; c += 16) block.template operator()<Float16>(ox, c);
-      if (c < s.inChannels) block.template operator()<Float8>(ox, c);
+      for (uint32_t c = 0; c < full; c += 16) block.template operator()<Float16>(ox, c);
+      if (lastSixteen) {
+        block.template operator()<Float16>(ox, C - 16);
+      } else if (full < C) {
+        if (C - full > 8) block.template operator()<Float8>(ox, full);
+        block.template operator()<Float8>(ox, C - 8);
+      }
     }
   } else if constexpr (!NARROW) {
-    for (; c + 16 <= s.inChannels; c += 16) across.template operator()<Float16>(c);
-    if (c < s.inChannels) across.template operator()<Float8>(c);
+    for (uint32_t c = 0; c < full; c += 16) across.template operator()<Float16>(c);
+    if (lastSixteen) {
+      across.template operator()<Float16>(C - 16);
+    } else if (full < C) {
+      if (C - full > 8) across.template operator()<Float8>(full);
+      across.template operator()<Float8>(C - 8);
+    }
   } else {
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
-      for (c = 0; c < s.inChannels; c += 8) block.template operator()<Float8>(ox, c);
+      for (uint32_t c = 0; c < s.inChannels; c += 8) block.template operator()<Float8>(ox, c);
     }
   }
 }
@@ -732,13 +752,20 @@ const RowVariants* columnsDepthwiseRows(const Window& w) {
   return nullptr;
 }
 
-// The depthwise form for `conv` (multiplier 1, a multiple of 8 channels):
-// the column form where the table uses it, else loading per tap.
+// The depthwise form for `conv` (multiplier 1, 8 channels or more): the
+// column form where the table uses it, else loading per tap. Channels that
+// are not a multiple of 8 only in AVX-512's column form (its last channel
+// group overlaps the one before: depthwiseColumnsRow).
 Form depthwiseForm(const ConvParams& conv) {
   const Window& w = conv.window;
   const RowVariants* columns = columnsDepthwiseRows(w);
-  if (columns != nullptr && nativeFormUse(NativeForm::DEPTHWISE_COLUMNS) != NativeUse::NO)
-    return {columns, NativeForm::DEPTHWISE_COLUMNS};
+  const bool columnsUsed =
+      columns != nullptr && nativeFormUse(NativeForm::DEPTHWISE_COLUMNS) != NativeUse::NO;
+  if (conv.inChannels % 8 != 0) {
+    if (columnsUsed && nativeWideVectors()) return {columns, NativeForm::DEPTHWISE_COLUMNS};
+    return {};
+  }
+  if (columnsUsed) return {columns, NativeForm::DEPTHWISE_COLUMNS};
   const NativeForm form =
       conv.inChannels == 8 ? NativeForm::DEPTHWISE_8 : NativeForm::DEPTHWISE_WIDE;
   const bool wide = nativeWideVectors();
@@ -784,7 +811,7 @@ const RowVariants* stemRows(const ConvParams& conv) {
 Form formFor(const ConvParams& conv) {
   auto eightOrSixteen = [](uint32_t channels) { return channels == 8 || channels == 16; };
   if (conv.depthwise) {
-    if (conv.depthMultiplier != 1 || conv.inChannels % 8 != 0) return {};
+    if (conv.depthMultiplier != 1 || conv.inChannels < 8) return {};
     return depthwiseForm(conv);
   }
   if (const RowVariants* stem = stemRows(conv);
