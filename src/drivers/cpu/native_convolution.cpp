@@ -4,7 +4,8 @@
 // CONV_2D and DEPTHWISE_CONV_2D in float32, computed directly on the NHWC
 // image (no indirection buffer, no im2col). Five forms, by which channels
 // fill the vectors:
-// - depthwise, any multiple of 8 channels (multiplier 1): 16 or 8 of a
+// - depthwise, any multiple of 8 channels (multiplier 1; in AVX-512's column
+//   form any 8 or more, the last group overlapping): 16 or 8 of a
 //   pixel's channels are one vector, each tap one multiply-add per vector
 //   for 4 pixels at once (8 with AVX-512); filters of 3x3 and 5x5 unrolled;
 //   3x3 and 5x5 filters of stride 1 or 2 load each input column of a block
