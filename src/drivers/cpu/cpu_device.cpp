@@ -27,9 +27,7 @@ namespace {
 // whether they are preferred: those buffers are freed, but glibc keeps freed
 // heap (after a large block is freed its mmap threshold rises, so the next
 // ones of that size come from the heap), which stayed in the process's
-// footprint (hand_landmark_full 26.6 -> 26.1 MB with it). A warm start frees
-// less, but maps the cached weights on top of what it freed
-// (face_detection_full_range_sparse 0.4 MB above its cold start without it).
+// footprint (hand_landmark_full 26.6 -> 26.1 MB with it).
 void releaseFreedHeap() {
 #if defined(__GLIBC__)
   malloc_trim(0);
@@ -166,7 +164,6 @@ class CpuDevice final : public Device {
         StagedGraph::compile(model, std::move(compile.plan), sharedThreadPool(settings.threads),
                              std::move(compile.weights)));
     weights->releaseConvertedHalves();
-    releaseFreedHeap();
     if (spareCoreForPages(settings.threads)) graph->populateArenaAhead();
     return std::shared_ptr<PreparedModel>(
         std::make_shared<CpuPreparedModel>(std::move(graph), load_, settings));
