@@ -6,20 +6,17 @@
 #include "zeroed_bytes.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
+#include "common/page_faults.h"
+
 namespace annrt::tools {
 namespace {
 
-long minorFaults() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_minflt;
-}
+using test::minorFaults;
 
 TEST(ZeroedBytesTest, IsZeroAndNeverEmpty) {
   const ZeroedBytes empty(0);

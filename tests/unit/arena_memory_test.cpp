@@ -8,19 +8,16 @@
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstring>
 
+#include "common/page_faults.h"
+
 namespace annrt::cpu {
 namespace {
 
-long minorFaults() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_minflt;
-}
+using test::minorFaults;
 
 // Whether populatePages maps pages here: tried on 64 pages, whose
 // writes must then not fault (qemu-user accepts the call and does nothing).

@@ -2,10 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/cpu_device.h"
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include <cstdlib>
 #include <string_view>
 #include <thread>
@@ -13,6 +9,7 @@
 #include "common/log.h"
 #include "drivers/cpu/cpu_cache.h"
 #include "drivers/cpu/cpu_prepared_model.h"
+#include "drivers/cpu/heap_release.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/stage_plan.h"
@@ -21,18 +18,6 @@
 
 namespace annrt::cpu {
 namespace {
-
-// Gives the heap's free pages back to the system. Compiling converts float16
-// weights and packs them, and planning builds kernels only to ask them
-// whether they are preferred: those buffers are freed, but glibc keeps freed
-// heap (after a large block is freed its mmap threshold rises, so the next
-// ones of that size come from the heap), which stayed in the process's
-// footprint (hand_landmark_full 26.6 -> 26.1 MB with it).
-void releaseFreedHeap() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
 
 // Ten times faster than nnapi-reference on what it claims (float32 and
 // 8-bit asymmetric quantized tensors).
