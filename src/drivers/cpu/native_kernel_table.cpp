@@ -50,7 +50,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "30-34, s2 128x128x16 19-20 vs 41-43; 5x5 14x14x672 41-49 vs 175-195, 7x7x1152 15-18 vs "
       "72-75, 28x28x240 72-76 vs 188-191, s2 56x56x144 67-70 vs 112-116; 3x3 s2 112x112x64 "
       "87-94 vs 78-79 until 3x3 blocks went through all their channels in turn (66-71; most "
-      "3x3 shapes 0.88-0.91x then)"},
+      "3x3 shapes 0.88-0.91x then); any 8+ channels, the last group overlapping: 3x3 s2 "
+      "64x64x28 8.0-8.2 vs 15.4-15.7, 32x32x36 7.7 vs 20.1-20.6, s2 32x32x42 3.7 vs 5.6-5.7, "
+      "48x48x12 7.9-8.5 vs 21.5-23.8; face_detection_short_range 0.945x"},
      kUnmeasured},
     // DEPTHWISE_8
     {kUnmeasured,
