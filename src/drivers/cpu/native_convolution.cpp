@@ -785,27 +785,17 @@ const RowVariants* stemRows(const ConvParams& conv) {
       w.dilationWidth != 1) {
     return nullptr;
   }
+  // [wide][filter 3 or 5][16, 24 or 32 outputs]
+  static constexpr const RowVariants* kRows[2][2][3] = {
+      {{&stemRow3x16, &stemRow3x24, &stemRow3x32}, {&stemRow5x16, &stemRow5x24, &stemRow5x32}},
+      {{&wideStemRow3x16, &wideStemRow3x24, &wideStemRow3x32},
+       {&wideStemRow5x16, &wideStemRow5x24, &wideStemRow5x32}}};
   const uint32_t out = conv.outChannels;
+  if ((w.filterWidth != 3 && w.filterWidth != 5) || out % 8 != 0 || out < 16 || out > 32) {
+    return nullptr;
+  }
   const bool wide = nativeWideVectors() && w.strideWidth == kWideStemStride;
-  if (w.filterWidth == 3) {
-    if (wide) {
-      return out == 16   ? &wideStemRow3x16
-             : out == 24 ? &wideStemRow3x24
-             : out == 32 ? &wideStemRow3x32
-                         : nullptr;
-    }
-    return out == 16 ? &stemRow3x16 : out == 24 ? &stemRow3x24 : out == 32 ? &stemRow3x32 : nullptr;
-  }
-  if (w.filterWidth == 5) {
-    if (wide) {
-      return out == 16   ? &wideStemRow5x16
-             : out == 24 ? &wideStemRow5x24
-             : out == 32 ? &wideStemRow5x32
-                         : nullptr;
-    }
-    return out == 16 ? &stemRow5x16 : out == 24 ? &stemRow5x24 : out == 32 ? &stemRow5x32 : nullptr;
-  }
-  return nullptr;
+  return kRows[wide ? 1 : 0][w.filterWidth == 5 ? 1 : 0][out / 8 - 2];
 }
 
 // The form for the op's channel counts.
