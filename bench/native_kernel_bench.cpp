@@ -21,6 +21,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "fma_peak.h"
 #include "test_graph.h"
@@ -68,8 +70,8 @@ void buildConv(TestGraph& g, const ConvCase& c) {
 const char* gNativeMode = "1";
 
 template <class Build>
-void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t outputFloats,
-              Build&& build) {
+void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& inputFloats,
+              size_t outputFloats, Build&& build) {
   setenv("ANNRT_CPU_NATIVE_KERNELS", native ? gNativeMode : "0", 1);
   TestGraph g;
   build(g);
@@ -80,15 +82,26 @@ void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t o
     state.SkipWithError("cannot compile for annrt-cpu");
     return;
   }
-  const std::vector<uint8_t> input = toBytes(randomValues(inputFloats, 3));
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::span<const uint8_t>> views;
+  for (size_t floats : inputFloats) {
+    inputs.push_back(toBytes(randomValues(floats, static_cast<uint32_t>(3 + inputs.size()))));
+  }
+  for (const std::vector<uint8_t>& input : inputs) views.emplace_back(input);
   std::vector<uint8_t> output(outputFloats * sizeof(float));
   for (auto _ : state) {
-    if (!TestGraph::compute(compilation.get(), {std::span<const uint8_t>(input)},
-                            {std::span<uint8_t>(output)})) {
+    if (!TestGraph::compute(compilation.get(), views, {std::span<uint8_t>(output)})) {
       state.SkipWithError("execution failed");
       break;
     }
   }
+}
+
+template <class Build>
+void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t outputFloats,
+              Build&& build) {
+  runGraph(state, native, std::vector<size_t>{inputFloats}, outputFloats,
+           std::forward<Build>(build));
 }
 
 // Registers name/native and name/xnnpack, one after the other.
@@ -195,6 +208,39 @@ void registerPaddedAdd(const std::string& name, uint32_t size, uint32_t channels
   });
 }
 
+// A VALID 2x2 MAX_POOL_2D of stride 2 of a size x size image (the face
+// and hand models' downsampling branches).
+void registerMaxPool(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t pixels = size_t{size} * size;
+    runGraph(state, native, pixels * channels, pixels / 4 * channels, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, size / 2, size / 2, channels});
+      g.operation(ANEURALNETWORKS_MAX_POOL_2D,
+                  {in, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(2), g.int32(2), g.int32(2),
+                   g.int32(2), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+                  {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
+// CONCATENATION along axis 1 of [1, first, depth] and [1, second, depth]
+// (face detection's boxes and scores).
+void registerConcatenation(const std::string& name, uint32_t first, uint32_t second,
+                           uint32_t depth) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, {size_t{first} * depth, size_t{second} * depth},
+             size_t{first + second} * depth, [&](TestGraph& g) {
+               const uint32_t a = g.tensor({1, first, depth});
+               const uint32_t b = g.tensor({1, second, depth});
+               const uint32_t out = g.tensor({1, first + second, depth});
+               g.operation(ANEURALNETWORKS_CONCATENATION, {a, b, g.int32(1)}, {out});
+               g.finish({a, b}, {out});
+             });
+  });
+}
+
 // Takes --native=all out of argv (Google Benchmark refuses flags it does not
 // know).
 void takeNativeFlag(int& argc, char** argv) {
@@ -223,6 +269,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("native_side",
                               std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
   using annrt::test::registerCase;
+  using annrt::test::registerConcatenation;
+  using annrt::test::registerMaxPool;
   using annrt::test::registerPaddedAdd;
   using annrt::test::registerResize;
   using annrt::test::registerTransposed;
@@ -294,6 +342,17 @@ int main(int argc, char** argv) {
   // Residual ADDs widening their channels with a PAD, as in face detection.
   registerPaddedAdd("PaddedAdd_24to32_48", 48, 24, 8);
   registerPaddedAdd("PaddedAdd_64to96_12", 12, 64, 32);
+  // Max pools of face detection (short and full range) and hand_landmark_lite.
+  registerMaxPool("MaxPool2x2_C28_64", 64, 28);
+  registerMaxPool("MaxPool2x2_C42_32", 32, 42);
+  registerMaxPool("MaxPool2x2_C88_16", 16, 88);
+  registerMaxPool("MaxPool2x2_C32_96", 96, 32);
+  registerMaxPool("MaxPool2x2_C64_48", 48, 64);
+  registerMaxPool("MaxPool2x2_C128_24", 24, 128);
+  registerMaxPool("MaxPool2x2_C16_112", 112, 16);
+  // face_detection_short_range's outputs.
+  registerConcatenation("Concat_512_384_x16", 512, 384, 16);
+  registerConcatenation("Concat_512_384_x1", 512, 384, 1);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

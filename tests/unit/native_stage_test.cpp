@@ -22,6 +22,7 @@
 #include "drivers/cpu/operation_profiler.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/staged_graph.h"
+#include "native_stage_support.h"
 
 namespace annrt::cpu {
 namespace {
@@ -109,52 +110,6 @@ size_t count(const std::vector<uint32_t>& dims) {
   size_t n = 1;
   for (uint32_t d : dims) n *= d;
   return n;
-}
-
-// `model` as one native stage, every operation on annrt-cpu's own kernels,
-// with the folds the planner gives such a stage.
-Result<std::unique_ptr<NativeStage>> compileNative(const std::shared_ptr<const Model>& model,
-                                                   ThreadPool pool) {
-  FusionPlan fusions(*model);
-  fusions.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
-  return NativeStage::compile(model, fusions, std::move(pool));
-}
-
-// Runs `stage` on one input; the output has `outputCount` floats.
-std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
-                            size_t outputCount) {
-  std::vector<float> output(outputCount);
-  const Result<void> ran = stage.run({input.data()}, {output.data()}, true);
-  EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
-  return output;
-}
-
-// The instruction sets whose code this build and host run.
-std::vector<NativeIsa> runnableIsas() {
-  std::vector<NativeIsa> isas;
-  for (NativeIsa isa : {NativeIsa::BASELINE, NativeIsa::AVX2, NativeIsa::AVX512, NativeIsa::NEON}) {
-    if (nativeIsaRuns(isa)) isas.push_back(isa);
-  }
-  return isas;
-}
-
-// Calls check() with the kernels made from the code of each instruction set
-// the host runs and the decisions of the table's `decisions` column.
-template <class Check>
-void forEachIsa(Check&& check, NativeIsa decisions = NativeIsa::AVX512) {
-  for (NativeIsa isa : runnableIsas()) {
-    SCOPED_TRACE(std::string("code ") + std::string(nativeIsaName(isa)) + ", decisions " +
-                 std::string(nativeIsaName(decisions)));
-    const ScopedNativeIsa scoped(isa, decisions);
-    check();
-  }
-}
-
-void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
-  ASSERT_EQ(actual.size(), expected.size());
-  for (size_t i = 0; i < expected.size(); ++i) {
-    ASSERT_NEAR(actual[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << "element " << i;
-  }
 }
 
 class NativeConvolutionTest : public ::testing::TestWithParam<ConvCase> {};

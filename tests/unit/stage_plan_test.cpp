@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // annrt-cpu's stage plans: which operations go to the thread pool, and that
-// no cut separates what XNNPACK fuses.
+// no cut separates what XNNPACK fuses. The cost model is tested on XNNPACK's
+// nodes alone (nativeKernels false): which native kernels a host's column
+// of the table uses would change the stages (native_stage_test.cpp plans
+// those).
 #include "drivers/cpu/stage_plan.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +25,7 @@ std::vector<uint32_t> range(uint32_t first, uint32_t last) {
 
 TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
   const auto model = test::headAndTailModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2).stages;
+  const std::vector<PlannedStage> plan = planStages(*model, 3.0, 2, false).stages;
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, range(0, 0));
   EXPECT_TRUE(plan[0].threaded);
@@ -33,7 +36,7 @@ TEST(StagePlanTest, ThreadsTheHeavyHeadAndRunsTheLightTailOnTheCallingThread) {
 TEST(StagePlanTest, FreeHandOffOrOneThreadMeansOneStage) {
   const auto model = test::headAndTailModel();
   for (const auto& [handOff, threads] : {std::pair{0.0, 2u}, std::pair{3.0, 1u}}) {
-    const std::vector<PlannedStage> plan = planStages(*model, handOff, threads).stages;
+    const std::vector<PlannedStage> plan = planStages(*model, handOff, threads, false).stages;
     ASSERT_EQ(plan.size(), 1u);
     EXPECT_EQ(plan[0].operations, range(0, 5));
     EXPECT_TRUE(plan[0].threaded);
@@ -74,7 +77,7 @@ TEST(StagePlanTest, OnlyLightOperationsMeansOneSerialStage) {
 // The float16 filter's CAST is folded: it is in no stage.
 TEST(StagePlanTest, KeepsFusedPadsAndClampsWithTheirConvolutionAndLeavesOutFoldedCasts) {
   const auto model = test::padConvReluModel();
-  const std::vector<PlannedStage> plan = planStages(*model, 8.0, 2).stages;
+  const std::vector<PlannedStage> plan = planStages(*model, 8.0, 2, false).stages;
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].operations, (std::vector<uint32_t>{0, 2, 3}));  // PAD, CONV_2D, RELU
   EXPECT_TRUE(plan[0].threaded);

@@ -9,22 +9,16 @@
 // none in the subgraph API and run in float32 between exact dequantize and one
 // quantize node.
 #include "drivers/cpu/op_lowering.h"
-#include "drivers/cpu/window.h"
 
 namespace annrt::cpu {
 namespace {
-
-struct PoolOp {
-  Window window;
-  OutputRange range;
-  bool global = false;  // the window covers the whole unpadded image
-  bool single = false;  // a 1x1 window: a clamp of (strided) input pixels
-};
 
 bool isGlobal(const Window& w, const Shape& input) {
   return w.filterHeight == input.dims[1] && w.filterWidth == input.dims[2] && w.padTop == 0 &&
          w.padBottom == 0 && w.padLeft == 0 && w.padRight == 0;
 }
+
+}  // namespace
 
 Result<PoolOp> readPool(const LoweringContext& context, const Operation& op) {
   ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {0}));
@@ -56,8 +50,6 @@ Result<PoolOp> readPool(const LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(output.dims[3] == input.dims[3], "output channels differ from the input's");
   return pool;
 }
-
-}  // namespace
 
 // XNNPACK's pooling needs windows of more than one pixel. A 1x1 window with
 // stride 1 is a clamp to the fused activation; with a larger stride it is a

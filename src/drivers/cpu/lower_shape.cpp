@@ -215,20 +215,11 @@ Result<void> defineCopy(LoweringContext& context, const Operation& op) {
 
 }  // namespace
 
-// The 2022-02 XNNPACK subgraph API has no concatenation (nor a copy with
-// strides), so each input is padded with zeros to the output's shape at its
-// offset and the padded tensors are added. Adding zeros is exact in float32;
-// quantized, the padding holds each input's zero point (contributing exactly
-// 0) and XNNPACK's add requantizes each input to the output's scale as NNAPI
-// does, exactly when the scales are equal. It costs a few memory-bound passes
-// but keeps the partition in one XNNPACK runtime.
-Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
+Result<uint32_t> readConcatenation(const LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(op.inputs.size() >= 2, "CONCATENATION needs inputs and an axis");
   const uint32_t count = static_cast<uint32_t>(op.inputs.size()) - 1;
-  std::vector<uint32_t> tensors(count);
-  for (uint32_t i = 0; i < count; ++i) tensors[i] = i;
   ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {0}));
-  for (uint32_t i : tensors) ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {i}));
+  for (uint32_t i = 0; i < count; ++i) ANNRT_RETURN_IF_ERROR(context.checkTensors(op, {i}));
   const Shape& output = context.output(op, 0).shape;
   ANNRT_ASSIGN_OR_RETURN(int32_t axisValue, context.intScalar(op, count));
   const int32_t outRank = static_cast<int32_t>(rank(output));
@@ -236,7 +227,7 @@ Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
                     axisValue);
   const uint32_t axis = static_cast<uint32_t>(axisValue < 0 ? axisValue + outRank : axisValue);
   uint32_t total = 0;
-  for (uint32_t i : tensors) {
+  for (uint32_t i = 0; i < count; ++i) {
     const Shape& input = context.input(op, i).shape;
     ANNRT_CPU_REQUIRE(rank(input) == rank(output), "input {} has rank {}, output {}", i,
                       rank(input), rank(output));
@@ -246,6 +237,27 @@ Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
                         toString(output.dims), axis);
     }
     total += input.dims[axis];
+  }
+  ANNRT_CPU_REQUIRE(total == output.dims[axis], "inputs add up to {} along axis {}, output has {}",
+                    total, axis, output.dims[axis]);
+  return axis;
+}
+
+// The 2022-02 XNNPACK subgraph API has no concatenation (nor a copy with
+// strides), so each input is padded with zeros to the output's shape at its
+// offset and the padded tensors are added. Adding zeros is exact in float32;
+// quantized, the padding holds each input's zero point (contributing exactly
+// 0) and XNNPACK's add requantizes each input to the output's scale as NNAPI
+// does, exactly when the scales are equal. It costs a few memory-bound passes
+// but keeps the partition in one XNNPACK runtime.
+Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(const uint32_t axis, readConcatenation(context, op));
+  const uint32_t count = static_cast<uint32_t>(op.inputs.size()) - 1;
+  std::vector<uint32_t> tensors(count);
+  for (uint32_t i = 0; i < count; ++i) tensors[i] = i;
+  const Shape& output = context.output(op, 0).shape;
+  for (uint32_t i : tensors) {
+    const Shape& input = context.input(op, i).shape;
     if (isQuantized8(output.type) && count > 1) {
       const float ratio = input.scale / output.scale;
       ANNRT_CPU_REQUIRE(ratio >= 0x1.0p-10f && ratio < 0x1.0p+8f,
@@ -254,8 +266,6 @@ Result<void> lowerConcatenation(LoweringContext& context, const Operation& op) {
                         i, input.scale, output.scale);
     }
   }
-  ANNRT_CPU_REQUIRE(total == output.dims[axis], "inputs add up to {} along axis {}, output has {}",
-                    total, axis, output.dims[axis]);
   if (context.checking()) return {};
   if (count == 1) return defineCopy(context, op);
   uint32_t offset = 0;

@@ -17,6 +17,12 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::RESIZE_BILINEAR:
       ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a resize");
       return makeNativeResize(context, op);
+    case OperationType::MAX_POOL_2D:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a max pool");
+      return makeNativeMaxPool(context, op);
+    case OperationType::CONCATENATION:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a concatenation");
+      return makeNativeConcatenation(context, op);
     default:
       if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));

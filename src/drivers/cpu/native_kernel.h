@@ -94,6 +94,10 @@ Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, co
                                                     const Operation* pad);
 Result<std::unique_ptr<NativeKernel>> makeNativeResize(LoweringContext& context,
                                                        const Operation& op);
+Result<std::unique_ptr<NativeKernel>> makeNativeMaxPool(LoweringContext& context,
+                                                        const Operation& op);
+Result<std::unique_ptr<NativeKernel>> makeNativeConcatenation(LoweringContext& context,
+                                                              const Operation& op);
 
 // Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
 // faster there.

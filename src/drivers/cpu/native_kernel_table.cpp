@@ -150,15 +150,32 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "2x of 64x64x16 48 vs 68; Zen 5: 64x64x16 39-46 vs 64-67, 32x32x24 15-18 vs 21-22, "
       "16x16x128 16-23 vs 25"},
      kUnmeasured},
+    // MAX_POOL
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 5, 2x2 stride 2 (min-max of 5): 64x64x28 5.8-5.9 vs 13.5-14.7, 32x32x42 2.6-2.8 vs "
+      "5.5-5.7, 16x16x88 1.6-1.7 vs 2.7-2.8, 96x96x32 15.3-16.1 vs 32.8-33.7, 48x48x64 "
+      "6.5-6.6 vs 13.9-14.0, 24x24x128 3.6 vs 6.8-6.9, 112x112x16 11.4-11.5 vs 29.3-30.0"},
+     kUnmeasured},
+    // CONCATENATION
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 5, face_detection_short_range's outputs on axis 1 (XNNPACK: inputs padded and "
+      "added): [1,512,16] + [1,384,16] 1.4 vs 12.4-12.6, [1,512,1] + [1,384,1] 0.9 vs "
+      "10.7-11.9"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
                                                                      "neon"};
 constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {
-    "depthwise columns", "depthwise 8",    "depthwise wide",
-    "conv by output",    "conv by input",  "image stem",
-    "transposed",        "pointwise GEMM", "add",
-    "add padded",        "resize bilinear"};
+    "depthwise columns", "depthwise 8",     "depthwise wide",
+    "conv by output",    "conv by input",   "image stem",
+    "transposed",        "pointwise GEMM",  "add",
+    "add padded",        "resize bilinear", "max pool",
+    "concatenation"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

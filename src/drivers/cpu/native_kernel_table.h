@@ -77,8 +77,12 @@ enum class NativeForm : uint8_t {
   // residuals).
   ADD_PADDED_CHANNELS,
   RESIZE_BILINEAR,
+  // MAX_POOL_2D of 8 or more channels (native_max_pool.cpp).
+  MAX_POOL,
+  // CONCATENATION, copied block by block (native_concatenation.cpp).
+  CONCATENATION,
 };
-inline constexpr size_t kNativeFormCount = 11;
+inline constexpr size_t kNativeFormCount = 13;
 
 std::string_view nativeFormName(NativeForm form);
 

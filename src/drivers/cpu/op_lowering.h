@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/window.h"
 
 namespace annrt::cpu {
 
@@ -53,6 +54,19 @@ struct ResizeFlags {
   bool alignCorners = false, halfPixelCenters = false;
 };
 Result<ResizeFlags> readResize(const LoweringContext& context, const Operation& op);
+// AVERAGE_POOL_2D's and MAX_POOL_2D's window and fused activation, the
+// operation checked (NHWC, paddings smaller than the window, the output's
+// size) for XNNPACK and annrt-cpu's own kernel.
+struct PoolOp {
+  Window window;
+  OutputRange range;
+  bool global = false;  // the window covers the whole unpadded image
+  bool single = false;  // a 1x1 window: a clamp of (strided) input pixels
+};
+Result<PoolOp> readPool(const LoweringContext& context, const Operation& op);
+// CONCATENATION's axis (0 to rank - 1), the operation checked (inputs of
+// the output's rank that match it off the axis and add up to it along it).
+Result<uint32_t> readConcatenation(const LoweringContext& context, const Operation& op);
 // Input i, if present, must be a constant BOOL false (NHWC layout).
 Result<void> requireNhwc(const LoweringContext& context, const Operation& op, uint32_t i);
 

@@ -1,0 +1,68 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the tests of annrt-cpu's own kernels share: a model compiled as one
+// native stage, a stage run on one input, the kernels made from each
+// instruction set's code, and outputs compared with XNNPACK's.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drivers/cpu/fusion.h"
+#include "drivers/cpu/native_kernel_table.h"
+#include "drivers/cpu/native_stage.h"
+
+namespace annrt::cpu {
+
+// `model` as one native stage, every operation on annrt-cpu's own kernels,
+// with the folds the planner gives such a stage.
+inline Result<std::unique_ptr<NativeStage>> compileNative(const std::shared_ptr<const Model>& model,
+                                                          ThreadPool pool) {
+  FusionPlan fusions(*model);
+  fusions.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  return NativeStage::compile(model, fusions, std::move(pool));
+}
+
+// Runs `stage` on one input; the output has `outputCount` floats.
+inline std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
+                                   size_t outputCount) {
+  std::vector<float> output(outputCount);
+  const Result<void> ran = stage.run({input.data()}, {output.data()}, true);
+  EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
+  return output;
+}
+
+// The instruction sets whose code this build and host run.
+inline std::vector<NativeIsa> runnableIsas() {
+  std::vector<NativeIsa> isas;
+  for (NativeIsa isa : {NativeIsa::BASELINE, NativeIsa::AVX2, NativeIsa::AVX512, NativeIsa::NEON}) {
+    if (nativeIsaRuns(isa)) isas.push_back(isa);
+  }
+  return isas;
+}
+
+// Calls check() with the kernels made from the code of each instruction set
+// the host runs and the decisions of the table's `decisions` column.
+template <class Check>
+void forEachIsa(Check&& check, NativeIsa decisions = NativeIsa::AVX512) {
+  for (NativeIsa isa : runnableIsas()) {
+    SCOPED_TRACE(std::string("code ") + std::string(nativeIsaName(isa)) + ", decisions " +
+                 std::string(nativeIsaName(decisions)));
+    const ScopedNativeIsa scoped(isa, decisions);
+    check();
+  }
+}
+
+inline void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_NEAR(actual[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << "element " << i;
+  }
+}
+
+}  // namespace annrt::cpu
