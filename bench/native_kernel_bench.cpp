@@ -241,6 +241,22 @@ void registerConcatenation(const std::string& name, uint32_t first, uint32_t sec
   });
 }
 
+// A RESHAPE of [1, size, size, channels] to [1, size * size, channels]
+// (face detection's heads before their concatenations).
+void registerReshape(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t floats = size_t{size} * size * channels;
+    runGraph(state, native, floats, floats, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, size * size, channels});
+      const auto dims = std::vector<int32_t>{1, static_cast<int32_t>(size * size),
+                                             static_cast<int32_t>(channels)};
+      g.operation(ANEURALNETWORKS_RESHAPE, {in, g.int32Tensor({3}, dims)}, {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
 // Takes --native=all out of argv (Google Benchmark refuses flags it does not
 // know).
 void takeNativeFlag(int& argc, char** argv) {
@@ -272,6 +288,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerConcatenation;
   using annrt::test::registerMaxPool;
   using annrt::test::registerPaddedAdd;
+  using annrt::test::registerReshape;
   using annrt::test::registerResize;
   using annrt::test::registerTransposed;
   // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
@@ -353,6 +370,9 @@ int main(int argc, char** argv) {
   // face_detection_short_range's outputs.
   registerConcatenation("Concat_512_384_x16", 512, 384, 16);
   registerConcatenation("Concat_512_384_x1", 512, 384, 1);
+  registerReshape("Reshape_8x8x96", 8, 96);
+  registerReshape("Reshape_16x16x32", 16, 32);
+  registerReshape("Reshape_64x64x32", 64, 32);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -74,7 +74,7 @@ TEST(FusionPlanTest, FoldsAClampIntoTheNodeBeforeIt) {
   EXPECT_FALSE(plan.joinsPrevious(0));
   EXPECT_TRUE(plan.joinsPrevious(1));
   EXPECT_FALSE(plan.joinsPrevious(2));
-  EXPECT_TRUE(plan.nativeRunsWhole(0)) << "a kernel folds the clamp in";
+  EXPECT_TRUE(plan.nativeRunsWhole(0, false)) << "a kernel folds the clamp in";
 }
 
 TEST(FusionPlanTest, LeavesAClampOfAnOutputReadTwiceAlone) {
@@ -97,7 +97,7 @@ TEST(FusionPlanTest, FoldsASpatialPadIntoTheConvolutionAfterIt) {
   const FusionPlan plan(*model);
   expectFoldings(plan, {{PAD, 1}, {NODE, 1}, {CLAMP, 1}});
   EXPECT_TRUE(plan.joinsPrevious(1));
-  EXPECT_FALSE(plan.nativeRunsWhole(1)) << "the PAD joins it from before";
+  EXPECT_FALSE(plan.nativeRunsWhole(1, false)) << "the PAD joins it from before";
   EXPECT_EQ(plan.nativePad(*model, 1), std::optional<uint32_t>(0));
 }
 

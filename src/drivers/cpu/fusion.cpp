@@ -8,12 +8,12 @@
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
-namespace {
-
 bool isReshape(OperationType type) {
   return type == OperationType::RESHAPE || type == OperationType::SQUEEZE ||
          type == OperationType::EXPAND_DIMS;
 }
+
+namespace {
 
 // Nodes XNNPACK gives an output range, which a following clamp narrows.
 bool takesClamp(OperationType type) {
@@ -108,16 +108,18 @@ void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& nat
   }
 }
 
-bool FusionPlan::onlyAClampFollows(size_t i) const {
-  return !joinsPrevious(i + 1) || role(staged_[i + 1]) == FusionRole::CLAMP;
+bool FusionPlan::onlyAClampFollows(size_t i, bool reshapesMayFollow) const {
+  if (!joinsPrevious(i + 1)) return true;
+  const FusionRole next = role(staged_[i + 1]);
+  return next == FusionRole::CLAMP || (reshapesMayFollow && next == FusionRole::RESHAPE);
 }
 
-bool FusionPlan::nativeRunsWhole(size_t i) const {
-  return !joinsPrevious(i) && onlyAClampFollows(i);
+bool FusionPlan::nativeRunsWhole(size_t i, bool reshapesMayFollow) const {
+  return !joinsPrevious(i) && onlyAClampFollows(i, reshapesMayFollow);
 }
 
 std::optional<uint32_t> FusionPlan::nativePad(const Model& model, size_t i) const {
-  if (i == 0 || !onlyAClampFollows(i)) return std::nullopt;
+  if (i == 0 || !onlyAClampFollows(i, false)) return std::nullopt;
   const uint32_t previous = staged_[i - 1];
   if (model.main.operations[previous].type != OperationType::PAD) return std::nullopt;
   const bool intoConvolution = role(previous) == FusionRole::PAD;

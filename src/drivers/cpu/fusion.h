@@ -22,6 +22,10 @@
 
 namespace annrt::cpu {
 
+// RESHAPE, SQUEEZE and EXPAND_DIMS: the operations that only give a
+// tensor's values other dimensions.
+bool isReshape(OperationType type);
+
 enum class FusionRole : uint8_t {
   NODE,       // a node of its own
   CLAMP,      // folded into the node before it, which clamps its output
@@ -68,8 +72,9 @@ class FusionPlan {
   // What annrt-cpu's own kernels could take in, by XNNPACK's fusions (before
   // foldIntoNative), for the planner to ask a kernel of staged()[i] about:
   // whether it runs all of its node (nothing joins it from before, and only
-  // a clamp, which the kernel folds, after it);
-  bool nativeRunsWhole(size_t i) const;
+  // a clamp, which the kernel folds, after it; or a reshape, where
+  // `reshapesMayFollow`: foldIntoNative makes it a node of its own);
+  bool nativeRunsWhole(size_t i, bool reshapesMayFollow) const;
   // the PAD right before it that it may fold in instead (one XNNPACK folds
   // into this convolution, or any PAD before an ADD: the kernel checks the
   // rest), when only a clamp joins it after.
@@ -81,7 +86,7 @@ class FusionPlan {
     uint32_t node = 0;
   };
   FusionPlan() = default;
-  bool onlyAClampFollows(size_t i) const;
+  bool onlyAClampFollows(size_t i, bool reshapesMayFollow) const;
 
   std::vector<Folding> operations_;  // by main-model operation
   std::vector<uint32_t> staged_;

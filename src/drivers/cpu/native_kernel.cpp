@@ -23,6 +23,11 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::CONCATENATION:
       ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a concatenation");
       return makeNativeConcatenation(context, op);
+    case OperationType::RESHAPE:
+    case OperationType::SQUEEZE:
+    case OperationType::EXPAND_DIMS:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a reshape");
+      return makeNativeReshape(context, op);
     default:
       if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
       return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));

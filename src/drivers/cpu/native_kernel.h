@@ -98,6 +98,9 @@ Result<std::unique_ptr<NativeKernel>> makeNativeMaxPool(LoweringContext& context
                                                         const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeConcatenation(LoweringContext& context,
                                                               const Operation& op);
+// RESHAPE, SQUEEZE and EXPAND_DIMS (isReshape, fusion.h), as a copy.
+Result<std::unique_ptr<NativeKernel>> makeNativeReshape(LoweringContext& context,
+                                                        const Operation& op);
 
 // Whether annrt-cpu runs `op` on its own kernel rather than on XNNPACK, being
 // faster there.

@@ -166,6 +166,14 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "added): [1,512,16] + [1,384,16] 1.4 vs 12.4-12.6, [1,512,1] + [1,384,1] 0.9 vs "
       "10.7-11.9"},
      kUnmeasured},
+    // RESHAPE
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 5, a copy alone level with XNNPACK's (min-max of 5): [1,8,8,96] 0.85-0.86 vs "
+      "0.88-0.94, [1,16,16,32] 0.91-0.94 vs 0.93-0.95, [1,64,64,32] 5.9-6.2 vs 5.8-6.2; "
+      "after native operations only, so that they need not stay on XNNPACK"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -175,7 +183,7 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {
     "conv by output",    "conv by input",   "image stem",
     "transposed",        "pointwise GEMM",  "add",
     "add padded",        "resize bilinear", "max pool",
-    "concatenation"};
+    "concatenation",     "reshape"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

@@ -81,8 +81,11 @@ enum class NativeForm : uint8_t {
   MAX_POOL,
   // CONCATENATION, copied block by block (native_concatenation.cpp).
   CONCATENATION,
+  // RESHAPE, SQUEEZE and EXPAND_DIMS, copied (native_reshape.cpp); the
+  // planner then lets a native operation be followed by reshapes.
+  RESHAPE,
 };
-inline constexpr size_t kNativeFormCount = 13;
+inline constexpr size_t kNativeFormCount = 14;
 
 std::string_view nativeFormName(NativeForm form);
 

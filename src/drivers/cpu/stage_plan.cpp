@@ -22,7 +22,9 @@ constexpr size_t kMaxNativeGap = 2;
 // between two of those that have a native kernel too (which would otherwise
 // cut the stage into three). A clamp XNNPACK would fold into a native
 // operation is folded into its kernel instead, as is a PAD before a native
-// convolution or ADD (FusionPlan::nativePad); no other fusion is split.
+// convolution or ADD (FusionPlan::nativePad); reshapes XNNPACK would join
+// to it become native copies where the table uses them; no other fusion is
+// split.
 std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
   LoweringContext context(model, nullptr);
   // The kernels made here only answer; the stages' kernels are packed later.
@@ -30,12 +32,16 @@ std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
   const std::vector<uint32_t>& operations = plan.staged();
   const size_t n = operations.size();
   auto clamp = [&](size_t i) { return plan.role(operations[i]) == FusionRole::CLAMP; };
+  // Where the table uses the native reshape, reshapes after a native
+  // operation are copied by kernels of their own (below) instead of keeping
+  // that operation on XNNPACK.
+  const bool reshapes = nativeFormUse(NativeForm::RESHAPE) != NativeUse::NO;
   std::vector<bool> native(n, false);
   std::vector<bool> padded(n, false);  // operation i takes in the PAD before it
   for (size_t i = 0; i < n; ++i) {
     const Operation& op = model.main.operations[operations[i]];
     const std::optional<uint32_t> pad = plan.nativePad(model, i);
-    native[i] = (plan.nativeRunsWhole(i) || pad) &&
+    native[i] = (plan.nativeRunsWhole(i, reshapes) || pad) &&
                 nativeKernelPreferred(context, op, pad ? &model.main.operations[*pad] : nullptr);
     padded[i] = native[i] && pad;
   }
@@ -46,7 +52,7 @@ std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
     if (last < n && first > last && first - last - 1 <= kMaxNativeGap) {
       bool fill = true;
       for (size_t j = last + 1; j < first && fill; ++j) {
-        fill = clamp(j) || (plan.nativeRunsWhole(j) &&
+        fill = clamp(j) || (plan.nativeRunsWhole(j, reshapes) &&
                             nativeKernelAvailable(context, model.main.operations[operations[j]]));
       }
       for (size_t j = last + 1; j < first && fill; ++j) native[j] = true;
@@ -55,6 +61,13 @@ std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
     last = i;
   }
   for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clamp(i));
+  for (size_t i = 1; i < n && reshapes; ++i) {
+    // One XNNPACK would have joined to the native operation before it (a
+    // reshape the kernel refuses becomes an XNNPACK node: foldIntoNative).
+    if (native[i - 1] && plan.role(operations[i]) == FusionRole::RESHAPE) {
+      native[i] = nativeKernelAvailable(context, model.main.operations[operations[i]]);
+    }
+  }
   return native;
 }
 
