@@ -232,4 +232,19 @@ TEST(PaddingTest, PoolWindowLargerThanThePaddedInputIsRejected) {
             kOk);
 }
 
+// fuzz/regressions/fuzz_nnapi_calls/transpose-of-an-omitted-input: TRANSPOSE
+// may omit its permutation, and an execution that left its data out had it
+// copy from a null buffer.
+TEST(OmittedInputTest, AnOperationsFirstInputIsNeverOptional) {
+  ReferenceGraph g;
+  g.operation(ANEURALNETWORKS_TRANSPOSE, {g.omittedInput(f32({2, 3}, {1, 2, 3, 4, 5, 6}))},
+              {g.output(output<float>(kF32, {3, 2}))});
+  EXPECT_EQ(g.run(), ANEURALNETWORKS_BAD_DATA);
+  ReferenceGraph given;
+  given.operation(ANEURALNETWORKS_TRANSPOSE, {given.input(f32({2, 3}, {1, 2, 3, 4, 5, 6}))},
+                  {given.output(output<float>(kF32, {3, 2}))});
+  ASSERT_EQ(given.run(), kOk);
+  EXPECT_EQ(given.result<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
 }  // namespace

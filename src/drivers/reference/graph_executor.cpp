@@ -201,11 +201,14 @@ class Interpreter {
 
   static Result<void> checkInputs(const ops::OperationRegistration& registration,
                                   const Operation& operation, const RunOperands& operands) {
-    for (uint32_t index : operation.inputs) {
+    for (size_t k = 0; k < operation.inputs.size(); ++k) {
+      const uint32_t index = operation.inputs[k];
       const RunOperand& operand = operands[index];
       if (operand.omitted) {
-        ANNRT_CHECK(registration.allowOmittedOperand, "{} does not accept an omitted input",
-                    registration.name);
+        // The optional inputs NNAPI has are weights, biases, states, a
+        // permutation or a shape: never an operation's first, the data.
+        ANNRT_CHECK(registration.allowOmittedOperand && k != 0,
+                    "{} does not accept an omitted input {}", registration.name, k);
         continue;
       }
       ANNRT_CHECK_CODE(ErrorCode::OP_FAILED, operand.written && operand.data != nullptr,
