@@ -257,6 +257,51 @@ void registerReshape(const std::string& name, uint32_t size, uint32_t channels) 
   });
 }
 
+// An element-by-element `type` (HARD_SWISH, LOGISTIC) of [1, size, size,
+// channels].
+void registerUnary(const std::string& name, int32_t type, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t floats = size_t{size} * size * channels;
+    runGraph(state, native, floats, floats, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, size, size, channels});
+      g.operation(type, {in}, {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
+// MUL of [1, size, size, channels] by [1, 1, 1, channels] (selfie
+// segmentation's squeeze-and-excitation scaling).
+void registerChannelScale(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t floats = size_t{size} * size * channels;
+    runGraph(state, native, {floats, channels}, floats, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t scale = g.tensor({1, 1, 1, channels});
+      const uint32_t out = g.tensor({1, size, size, channels});
+      g.operation(ANEURALNETWORKS_MUL, {in, scale, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {out});
+      g.finish({in, scale}, {out});
+    });
+  });
+}
+
+// AVERAGE_POOL_2D of the whole [1, size, size, channels] image.
+void registerGlobalAverage(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, size_t{size} * size * channels, channels, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, 1, 1, channels});
+      const auto side = static_cast<int32_t>(size);
+      g.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+                  {in, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(1), g.int32(1),
+                   g.int32(side), g.int32(side), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+                  {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
 // Takes --native=all out of argv (Google Benchmark refuses flags it does not
 // know).
 void takeNativeFlag(int& argc, char** argv) {
@@ -285,12 +330,15 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("native_side",
                               std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
   using annrt::test::registerCase;
+  using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
+  using annrt::test::registerGlobalAverage;
   using annrt::test::registerMaxPool;
   using annrt::test::registerPaddedAdd;
   using annrt::test::registerReshape;
   using annrt::test::registerResize;
   using annrt::test::registerTransposed;
+  using annrt::test::registerUnary;
   // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
   registerCase("Depthwise3x3_C8_256", {true, 256, 8, 8, 3, 1});
   registerCase("Pointwise_8to8_256", {false, 256, 8, 8, 1, 1});
@@ -373,6 +421,20 @@ int main(int argc, char** argv) {
   registerReshape("Reshape_8x8x96", 8, 96);
   registerReshape("Reshape_16x16x32", 16, 32);
   registerReshape("Reshape_64x64x32", 64, 32);
+  // selfie_segmentation's squeeze-and-excitation blocks and activations.
+  registerUnary("HardSwish_128x128x16", ANEURALNETWORKS_HARD_SWISH, 128, 16);
+  registerUnary("HardSwish_16x16x96", ANEURALNETWORKS_HARD_SWISH, 16, 96);
+  registerUnary("HardSwish_16x16x128", ANEURALNETWORKS_HARD_SWISH, 16, 128);
+  registerUnary("Logistic_1x1x96", ANEURALNETWORKS_LOGISTIC, 1, 96);
+  registerUnary("Logistic_256x256x1", ANEURALNETWORKS_LOGISTIC, 256, 1);
+  registerChannelScale("ChannelScale_128x128x16", 128, 16);
+  registerChannelScale("ChannelScale_64x64x16", 64, 16);
+  registerChannelScale("ChannelScale_16x16x96", 16, 96);
+  registerChannelScale("ChannelScale_32x32x24", 32, 24);
+  registerGlobalAverage("GlobalAverage_128x128x16", 128, 16);
+  registerGlobalAverage("GlobalAverage_64x64x16", 64, 16);
+  registerGlobalAverage("GlobalAverage_16x16x96", 16, 96);
+  registerGlobalAverage("GlobalAverage_32x32x24", 32, 24);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -58,10 +58,13 @@ void forEachIsa(Check&& check, NativeIsa decisions = NativeIsa::AVX512) {
   }
 }
 
-inline void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+// Within `tolerance` of each expected value, absolute and relative.
+inline void expectNear(const std::vector<float>& actual, const std::vector<float>& expected,
+                       float tolerance = 1e-4f) {
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
-    ASSERT_NEAR(actual[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << "element " << i;
+    ASSERT_NEAR(actual[i], expected[i], tolerance + tolerance * std::fabs(expected[i]))
+        << "element " << i;
   }
 }
 

@@ -18,18 +18,11 @@
 namespace annrt::cpu {
 namespace {
 
-struct Reduction {
-  uint32_t outer = 1, reduced = 1, inner = 1;
-  // A rank-4 NHWC input reduced over height and width is pooled as it is
-  // (window height x width); otherwise its [outer, 1, reduced, inner] view is
-  // pooled with a 1 x reduced window.
-  bool spatial = false;
-  uint32_t poolHeight = 1, poolWidth = 1;
-};
-
 std::vector<size_t> toSizes(const std::vector<uint32_t>& dims) {
   return {dims.begin(), dims.end()};
 }
+
+}  // namespace
 
 Result<Reduction> readReduction(const LoweringContext& context, const Operation& op) {
   ANNRT_CPU_REQUIRE(op.inputs.size() == 3, "unexpected input count {}", op.inputs.size());
@@ -74,8 +67,6 @@ Result<Reduction> readReduction(const LoweringContext& context, const Operation&
   r.poolWidth = r.spatial ? input.dims[2] : r.reduced;
   return r;
 }
-
-}  // namespace
 
 Result<void> lowerReduction(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(Reduction r, readReduction(context, op));

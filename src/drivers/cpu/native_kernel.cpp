@@ -20,6 +20,17 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::MAX_POOL_2D:
       ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a max pool");
       return makeNativeMaxPool(context, op);
+    case OperationType::AVERAGE_POOL_2D:
+    case OperationType::MEAN:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an average");
+      return makeNativeAverage(context, op);
+    case OperationType::MUL:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a MUL");
+      return makeNativeMultiply(context, op);
+    case OperationType::HARD_SWISH:
+    case OperationType::LOGISTIC:
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an activation");
+      return makeNativeUnary(context, op);
     case OperationType::CONCATENATION:
       ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a concatenation");
       return makeNativeConcatenation(context, op);

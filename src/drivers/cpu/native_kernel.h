@@ -98,6 +98,14 @@ Result<std::unique_ptr<NativeKernel>> makeNativeMaxPool(LoweringContext& context
                                                         const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeConcatenation(LoweringContext& context,
                                                               const Operation& op);
+// AVERAGE_POOL_2D over the whole image, and MEAN.
+Result<std::unique_ptr<NativeKernel>> makeNativeAverage(LoweringContext& context,
+                                                        const Operation& op);
+Result<std::unique_ptr<NativeKernel>> makeNativeMultiply(LoweringContext& context,
+                                                         const Operation& op);
+// HARD_SWISH and LOGISTIC.
+Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
+                                                      const Operation& op);
 // RESHAPE, SQUEEZE and EXPAND_DIMS (isReshape, fusion.h), as a copy.
 Result<std::unique_ptr<NativeKernel>> makeNativeReshape(LoweringContext& context,
                                                         const Operation& op);

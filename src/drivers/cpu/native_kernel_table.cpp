@@ -174,16 +174,58 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "0.88-0.94, [1,16,16,32] 0.91-0.94 vs 0.93-0.95, [1,64,64,32] 5.9-6.2 vs 5.8-6.2; "
       "after native operations only, so that they need not stay on XNNPACK"},
      kUnmeasured},
+    // GLOBAL_AVERAGE_POOL
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 5, alone (min-max of 3, a fuzzer on the other core): 16x16x96 1.6-1.7 vs 1.7-1.8, "
+      "32x32x24 1.9 vs 1.8, 64x64x16 4.0-4.3 vs 3.5, 128x128x16 13.4-15.7 vs 12.8-12.9: kept "
+      "between native operations (selfie segmentation's squeeze-and-excitation blocks)"},
+     kUnmeasured},
+    // MUL
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 5, by a vector of channels (min-max of 5, a fuzzer on the other core): 128x128x16 "
+      "21.2-21.6 vs 62.9-71.4, 64x64x16 5.2-5.4 vs 16.0-16.6, 32x32x24 2.4-2.5 vs 6.0-6.2, "
+      "16x16x96 2.3-2.5 vs 2.6-2.9"},
+     kUnmeasured},
+    // HARD_SWISH
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 5, alone, 16 floats a vector (min-max of 3): 128x128x16 21.0-21.9 vs 20.5-20.9, "
+      "16x16x128 2.3 vs 2.3, 16x16x96 1.9 vs 1.9: level, kept between native operations"},
+     kUnmeasured},
+    // LOGISTIC
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 5, alone (min-max of 3): 1x1x96 0.74-0.76 vs 0.77-0.78 (level), 256x256x1 10.3-10.4 "
+      "vs 6.6, so the kernel takes at most 4096 elements; kept between native operations"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
                                                                      "neon"};
-constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {
-    "depthwise columns", "depthwise 8",     "depthwise wide",
-    "conv by output",    "conv by input",   "image stem",
-    "transposed",        "pointwise GEMM",  "add",
-    "add padded",        "resize bilinear", "max pool",
-    "concatenation",     "reshape"};
+constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwise columns",
+                                                                       "depthwise 8",
+                                                                       "depthwise wide",
+                                                                       "conv by output",
+                                                                       "conv by input",
+                                                                       "image stem",
+                                                                       "transposed",
+                                                                       "pointwise GEMM",
+                                                                       "add",
+                                                                       "add padded",
+                                                                       "resize bilinear",
+                                                                       "max pool",
+                                                                       "concatenation",
+                                                                       "reshape",
+                                                                       "global average pool",
+                                                                       "mul",
+                                                                       "hard swish",
+                                                                       "logistic"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

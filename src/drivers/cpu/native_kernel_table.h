@@ -84,8 +84,15 @@ enum class NativeForm : uint8_t {
   // RESHAPE, SQUEEZE and EXPAND_DIMS, copied (native_reshape.cpp); the
   // planner then lets a native operation be followed by reshapes.
   RESHAPE,
+  // AVERAGE_POOL_2D over the whole image, and MEAN (native_average_pool.cpp).
+  GLOBAL_AVERAGE_POOL,
+  // MUL of one shape, or by a vector of channels (native_multiply.cpp).
+  MUL,
+  // Element by element (native_unary.cpp).
+  HARD_SWISH,
+  LOGISTIC,
 };
-inline constexpr size_t kNativeFormCount = 14;
+inline constexpr size_t kNativeFormCount = 18;
 
 std::string_view nativeFormName(NativeForm form);
 

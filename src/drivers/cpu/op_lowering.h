@@ -64,6 +64,18 @@ struct PoolOp {
   bool single = false;  // a 1x1 window: a clamp of (strided) input pixels
 };
 Result<PoolOp> readPool(const LoweringContext& context, const Operation& op);
+// MEAN's, REDUCE_SUM's, REDUCE_MAX's or REDUCE_MIN's one contiguous run of
+// axes, the operation checked (the output's dims, keep_dims or not): the
+// input is [outer, reduced, inner].
+struct Reduction {
+  uint32_t outer = 1, reduced = 1, inner = 1;
+  // A rank-4 NHWC input reduced over height and width is pooled as it is
+  // (window height x width); otherwise its [outer, 1, reduced, inner] view is
+  // pooled with a 1 x reduced window.
+  bool spatial = false;
+  uint32_t poolHeight = 1, poolWidth = 1;
+};
+Result<Reduction> readReduction(const LoweringContext& context, const Operation& op);
 // CONCATENATION's axis (0 to rank - 1), the operation checked (inputs of
 // the output's rank that match it off the axis and add up to it along it).
 Result<uint32_t> readConcatenation(const LoweringContext& context, const Operation& op);
