@@ -11,11 +11,13 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drivers/cpu/fusion.h"
 #include "drivers/cpu/native_kernel_table.h"
 #include "drivers/cpu/native_stage.h"
+#include "drivers/cpu/stage_plan.h"
 
 namespace annrt::cpu {
 
@@ -65,6 +67,21 @@ inline void expectNear(const std::vector<float>& actual, const std::vector<float
   for (size_t i = 0; i < expected.size(); ++i) {
     ASSERT_NEAR(actual[i], expected[i], tolerance + tolerance * std::fabs(expected[i]))
         << "element " << i;
+  }
+}
+
+// `model`, one operation of a form measured faster than XNNPACK on AVX-512
+// alone: one stage, native under AVX-512's column and on XNNPACK under the
+// others.
+inline void expectNativeUnderAvx512Only(const Model& model) {
+  for (const auto& [isa, native] :
+       {std::pair{NativeIsa::AVX512, true}, std::pair{NativeIsa::AVX2, false},
+        std::pair{NativeIsa::BASELINE, false}, std::pair{NativeIsa::NEON, false}}) {
+    SCOPED_TRACE(std::string(nativeIsaName(isa)));
+    const ScopedNativeIsa scoped(hostNativeIsa(), isa);
+    const StagePlan plan = planStages(model, 0, 1);
+    ASSERT_EQ(plan.stages.size(), 1u);
+    EXPECT_EQ(plan.stages[0].native, native);
   }
 }
 

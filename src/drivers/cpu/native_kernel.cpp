@@ -7,6 +7,30 @@
 
 namespace annrt::cpu {
 
+namespace {
+
+// The kernels of operations no PAD folds into.
+Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& context,
+                                                         const Operation& op) {
+  switch (op.type) {
+    case OperationType::RESIZE_BILINEAR: return makeNativeResize(context, op);
+    case OperationType::MAX_POOL_2D: return makeNativeMaxPool(context, op);
+    case OperationType::AVERAGE_POOL_2D:
+    case OperationType::MEAN: return makeNativeAverage(context, op);
+    case OperationType::MUL: return makeNativeMultiply(context, op);
+    case OperationType::HARD_SWISH:
+    case OperationType::LOGISTIC: return makeNativeUnary(context, op);
+    case OperationType::CONCATENATION: return makeNativeConcatenation(context, op);
+    case OperationType::RESHAPE:
+    case OperationType::SQUEEZE:
+    case OperationType::EXPAND_DIMS: return makeNativeReshape(context, op);
+    default:
+      return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
+  }
+}
+
+}  // namespace
+
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op, const Operation* pad) {
   switch (op.type) {
@@ -14,34 +38,10 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
     case OperationType::DEPTHWISE_CONV_2D:
     case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, pad);
     case OperationType::ADD: return makeNativeAdd(context, op, pad);
-    case OperationType::RESIZE_BILINEAR:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a resize");
-      return makeNativeResize(context, op);
-    case OperationType::MAX_POOL_2D:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a max pool");
-      return makeNativeMaxPool(context, op);
-    case OperationType::AVERAGE_POOL_2D:
-    case OperationType::MEAN:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an average");
-      return makeNativeAverage(context, op);
-    case OperationType::MUL:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a MUL");
-      return makeNativeMultiply(context, op);
-    case OperationType::HARD_SWISH:
-    case OperationType::LOGISTIC:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into an activation");
-      return makeNativeUnary(context, op);
-    case OperationType::CONCATENATION:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a concatenation");
-      return makeNativeConcatenation(context, op);
-    case OperationType::RESHAPE:
-    case OperationType::SQUEEZE:
-    case OperationType::EXPAND_DIMS:
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a reshape");
-      return makeNativeReshape(context, op);
     default:
       if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
-      return makeError(ErrorCode::OP_FAILED, "no native kernel for {}", operationTypeName(op.type));
+      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a {}", operationTypeName(op.type));
+      return makeUnpaddedKernel(context, op);
   }
 }
 
