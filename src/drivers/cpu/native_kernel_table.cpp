@@ -204,14 +204,6 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "Zen 5, alone (min-max of 3): 1x1x96 0.74-0.76 vs 0.77-0.78 (level), 256x256x1 10.3-10.4 "
       "vs 6.6, so the kernel takes at most 4096 elements; kept between native operations"},
      kUnmeasured},
-    // CLAMP
-    {kUnmeasured,
-     kUnmeasured,
-     {NativeUse::GAP,
-      "Zen 5, alone, RELU (min-max of 3, while CI and a fuzzer ran): 12x12x96 2.2-2.6 vs "
-      "2.3-2.6, 24x24x64 4.1-4.6 vs 3.5-4.5, 48x48x48 10.9-12.4 vs 10.1-13.0: level; kept "
-      "between native operations (face_detection_full_range's pyramid)"},
-     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",

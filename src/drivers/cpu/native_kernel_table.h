@@ -91,11 +91,8 @@ enum class NativeForm : uint8_t {
   // Element by element (native_unary.cpp).
   HARD_SWISH,
   LOGISTIC,
-  // RELU, RELU1 and RELU6 on their own (a clamp of the operation before
-  // folds into its kernel instead).
-  CLAMP,
 };
-inline constexpr size_t kNativeFormCount = 19;
+inline constexpr size_t kNativeFormCount = 18;
 
 std::string_view nativeFormName(NativeForm form);
 

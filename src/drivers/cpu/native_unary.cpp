@@ -1,17 +1,12 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// HARD_SWISH, LOGISTIC and the clamps (RELU, RELU1, RELU6) of float32
-// tensors, element by element, 16 a vector: the activations of selfie segmentation's
-// squeeze-and-excitation blocks, which otherwise each cut the native stages around them for one
+// HARD_SWISH and LOGISTIC of float32 tensors, element by element, 16 a
+// vector: the activations of selfie segmentation's squeeze-and-excitation
+// blocks, which otherwise each cut the native stages around them for one
 // XNNPACK node. LOGISTIC is 1 / (1 + e^-x) with e^x as 2^n times a
 // polynomial of the remainder (n the nearest integer to x log2(e), the
 // remainder x - n ln(2) taken in two parts), within a few ulp of std::exp.
-// A clamp runs on its own only where it cannot fold into the operation
-// before it (face detection's feature pyramid clamps a convolution's output
-// after another operation ran).
-#include <optional>
-
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
@@ -70,89 +65,70 @@ template <class Vec>
 }
 
 // f over `count` elements, 16 a vector, the last ones through a zeroed
-// vector of 16; the results clamped to [min, max].
+// vector of 16.
 template <class F>
-[[gnu::always_inline]] inline void mapRange(const float* in, float* out, size_t count, float min,
-                                            float max, F f) {
-  const Float16 lo = splatVector<Float16>(min), hi = splatVector<Float16>(max);
+[[gnu::always_inline]] inline void mapRange(const float* in, float* out, size_t count, F f) {
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
-    storeVector(out + i, clampVector(f(loadVector<Float16>(in + i)), lo, hi));
+    storeVector(out + i, f(loadVector<Float16>(in + i)));
   }
   if (i < count) {
     float tail[16] = {};
     for (size_t k = i; k < count; ++k) tail[k - i] = in[k];
-    const Float16 mapped = clampVector(f(loadVector<Float16>(tail)), lo, hi);
+    const Float16 mapped = f(loadVector<Float16>(tail));
     for (size_t k = i; k < count; ++k) out[k] = mapped[k - i];
   }
 }
 
-template <class Vec>
-[[gnu::always_inline]] inline Vec identityVector(Vec x) {
-  return x;
-}
+ANNRT_NATIVE_VARIANTS(hardSwishRange, (const float* in, float* out, size_t count),
+                      { mapRange(in, out, count, hardSwishVector<Float16>); })
 
-#define ANNRT_MAP_VARIANTS(name, f)                                                              \
-  ANNRT_NATIVE_VARIANTS(name, (const float* in, float* out, size_t count, float min, float max), \
-                        { mapRange(in, out, count, min, max, f<Float16>); })
-
-ANNRT_MAP_VARIANTS(hardSwishRange, hardSwishVector)
-ANNRT_MAP_VARIANTS(logisticRange, logisticVector)
-ANNRT_MAP_VARIANTS(clampRange, identityVector)
-
-#undef ANNRT_MAP_VARIANTS
+ANNRT_NATIVE_VARIANTS(logisticRange, (const float* in, float* out, size_t count),
+                      { mapRange(in, out, count, logisticVector<Float16>); })
 
 class UnaryKernel final : public NativeKernel {
  public:
-  using Range = void (*)(const float*, float*, size_t, float, float);
+  using Range = void (*)(const float*, float*, size_t);
 
-  UnaryKernel(const Operation& op, NativeForm form, Range range, size_t elements, OutputRange clamp)
-      : NativeKernel({op.inputs[0]}, op.outputs[0], form),
-        range_(range),
-        elements_(elements),
-        clamp_(clamp) {}
+  UnaryKernel(const Operation& op, NativeForm form, Range range, size_t elements)
+      : NativeKernel({op.inputs[0]}, op.outputs[0], form), range_(range), elements_(elements) {}
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
-      range_(inputs[0] + start, output + start, count, clamp_.min, clamp_.max);
+      range_(inputs[0] + start, output + start, count);
     });
   }
 
  private:
-  void narrow(const OutputRange& range) override { clamp_ = intersect(clamp_, range); }
+  // No activation: the planner folds clamps only into the operations
+  // XNNPACK would fold them into (fusion.h), neither of these.
+  void narrow(const OutputRange&) override {}
 
   Range range_;
   size_t elements_;
-  OutputRange clamp_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
                                                       const Operation& op) {
-  const std::optional<OutputRange> relu = reluRange(op.type);
   const bool hardSwish = op.type == OperationType::HARD_SWISH;
-  ANNRT_CPU_REQUIRE(relu || hardSwish || op.type == OperationType::LOGISTIC,
-                    "no native kernel for {}", operationTypeName(op.type));
+  ANNRT_CPU_REQUIRE(hardSwish || op.type == OperationType::LOGISTIC, "no native kernel for {}",
+                    operationTypeName(op.type));
   ANNRT_CPU_REQUIRE(op.inputs.size() == 1 && op.outputs.size() == 1, "unexpected operands");
   ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {0}));
   ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[0]), "the input is a constant");
   const Shape& input = context.input(op, 0).shape;
   ANNRT_CPU_REQUIRE(input.dims == context.output(op, 0).shape.dims,
                     "the output's dims differ from the input's");
-  const size_t elements = elementCount(input);
+  ANNRT_CPU_REQUIRE(hardSwish || elementCount(input) <= kLogisticMaxElements,
+                    "a LOGISTIC of {} elements: the native one takes at most {}",
+                    elementCount(input), kLogisticMaxElements);
   const NativeIsa isa = nativeCodeIsa();
-  if (relu) {
-    return std::unique_ptr<NativeKernel>(
-        new UnaryKernel(op, NativeForm::CLAMP, clampRange[isa], elements, *relu));
-  }
-  ANNRT_CPU_REQUIRE(hardSwish || elements <= kLogisticMaxElements,
-                    "a LOGISTIC of {} elements: the native one takes at most {}", elements,
-                    kLogisticMaxElements);
   return std::unique_ptr<NativeKernel>(
       new UnaryKernel(op, hardSwish ? NativeForm::HARD_SWISH : NativeForm::LOGISTIC,
-                      hardSwish ? hardSwishRange[isa] : logisticRange[isa], elements, {}));
+                      hardSwish ? hardSwishRange[isa] : logisticRange[isa], elementCount(input)));
 }
 
 }  // namespace annrt::cpu
