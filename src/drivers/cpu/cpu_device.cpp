@@ -149,6 +149,7 @@ class CpuDevice final : public Device {
         StagedGraph::compile(model, std::move(compile.plan), sharedThreadPool(settings.threads),
                              std::move(compile.weights)));
     weights->releaseConvertedHalves();
+    releaseFreedHeap();
     if (spareCoreForPages(settings.threads)) graph->populateArenaAhead();
     return std::shared_ptr<PreparedModel>(
         std::make_shared<CpuPreparedModel>(std::move(graph), load_, settings));
