@@ -19,9 +19,6 @@
 namespace annrt::cpu {
 namespace {
 
-// Output elements per task handed to the pool: 64 KB.
-constexpr size_t kTile = 16384;
-
 ANNRT_NATIVE_VARIANTS(
     addRange, (const float* a, const float* b, float* out, size_t count, float min, float max), {
       const Float8 lo = splat8(min), hi = splat8(max);
@@ -79,7 +76,7 @@ class AddKernel final : public NativeKernel {
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     if (!span_) {
-      parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
+      parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
         addRange[isa_](inputs[0] + start, inputs[1] + start, output + start, count, range_.min,
                        range_.max);
       });
@@ -87,7 +84,7 @@ class AddKernel final : public NativeKernel {
     }
     const ChannelSpan span = *span_;
     const size_t pixels = elements_ / span.channels;
-    const size_t tile = std::max<size_t>(1, kTile / span.channels);
+    const size_t tile = std::max<size_t>(1, kNativeTaskFloats / span.channels);
     parallelizeTiles(pool, pixels, tile, [&](size_t first, size_t count) {
       addPaddedPixels[isa_](inputs[0] + first * span.count, inputs[1] + first * span.channels,
                             output + first * span.channels, count, span, range_.min, range_.max);

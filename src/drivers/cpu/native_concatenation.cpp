@@ -15,9 +15,6 @@
 namespace annrt::cpu {
 namespace {
 
-// Bytes one task copies at least.
-constexpr size_t kTaskBytes = size_t{64} << 10;
-
 class ConcatenationKernel final : public NativeKernel {
  public:
   // blocks[i]: the floats input i contributes per index before the axis.
@@ -31,7 +28,7 @@ class ConcatenationKernel final : public NativeKernel {
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    const size_t tile = std::max<size_t>(1, kTaskBytes / (outBlock_ * sizeof(float) + 1));
+    const size_t tile = std::max<size_t>(1, kNativeTaskFloats / outBlock_);
     parallelizeTiles(pool, outer_, tile, [&](size_t first, size_t count) {
       for (size_t o = first; o < first + count; ++o) {
         float* out = output + o * outBlock_;

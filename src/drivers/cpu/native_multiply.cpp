@@ -14,9 +14,6 @@
 namespace annrt::cpu {
 namespace {
 
-// Output elements per task handed to the pool: 64 KB.
-constexpr size_t kTile = 16384;
-
 ANNRT_NATIVE_VARIANTS(multiplyRange,
                       (const float* a, const float* b, float* out, size_t count, float min,
                        float max),
@@ -59,13 +56,13 @@ class MultiplyKernel final : public NativeKernel {
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     if (channels_ == 0) {
-      parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
+      parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
         multiplyRange[isa_](inputs[0] + start, inputs[1] + start, output + start, count, range_.min,
                             range_.max);
       });
       return;
     }
-    const size_t tile = std::max<size_t>(1, kTile / channels_);
+    const size_t tile = std::max<size_t>(1, kNativeTaskFloats / channels_);
     parallelizeTiles(pool, elements_ / channels_, tile, [&](size_t first, size_t count) {
       scalePixels[isa_](inputs[0] + first * channels_, inputs[1], output + first * channels_, count,
                         channels_, range_.min, range_.max);

@@ -31,6 +31,10 @@ inline void declareAcquire([[maybe_unused]] void* at) {
 #endif
 }
 
+// Floats one task handed to the pool works on at least, where the work is
+// element by element: 64 KB.
+inline constexpr size_t kNativeTaskFloats = 16384;
+
 // Runs body(start, count) over [0, range) in tiles of `tile` on `pool`
 // (null: on the calling thread), returning when all are done.
 template <class Body>

@@ -16,9 +16,6 @@
 namespace annrt::cpu {
 namespace {
 
-// Floats one task copies at least: 64 KB.
-constexpr size_t kTile = 16384;
-
 class ReshapeKernel final : public NativeKernel {
  public:
   ReshapeKernel(const Operation& op, size_t elements)
@@ -26,7 +23,7 @@ class ReshapeKernel final : public NativeKernel {
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
+    parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
       std::memcpy(output + start, inputs[0] + start, count * sizeof(float));
     });
   }

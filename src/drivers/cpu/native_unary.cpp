@@ -21,8 +21,6 @@ struct IntsOf {
   typedef int32_t type __attribute__((vector_size(sizeof(Vec))));
 };
 
-// Elements per task handed to the pool: 64 KB.
-constexpr size_t kTile = 16384;
 // The largest LOGISTIC taken: larger ones XNNPACK computes faster (its
 // reciprocal is an estimate refined by Newton steps; this one divides).
 constexpr size_t kLogisticMaxElements = 4096;
@@ -95,7 +93,7 @@ class UnaryKernel final : public NativeKernel {
 
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    parallelizeTiles(pool, elements_, kTile, [&](size_t start, size_t count) {
+    parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
       range_(inputs[0] + start, output + start, count);
     });
   }
