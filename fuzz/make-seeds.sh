@@ -9,7 +9,7 @@
 set -euo pipefail
 out="$1" seed_writer="$2" benchmark="$3" cts="$4" models="$5"
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_tflite_import,fuzz_nnapi_calls,fuzz_cache_file,fuzz_abi_model,fuzz_cts_reader,fuzz_diff_inputs}
+mkdir -p "$out"/{fuzz_cpu_vs_reference,fuzz_tflite_import,fuzz_nnapi_calls,fuzz_cache_file,fuzz_abi_model,fuzz_cts_reader,fuzz_diff_inputs}
 
 # A few small CTS files of each kind of model: elementwise, convolution,
 # quantized, per-channel, IF (a referenced model); each under 128 KB.
@@ -35,6 +35,7 @@ if [ -f "$while_case" ]; then
   "$seed_writer" abi-model "$out/fuzz_abi_model" "$while_case"
 fi
 "$seed_writer" diff-inputs "$out/fuzz_diff_inputs"
+"$seed_writer" image-models "$out/fuzz_cpu_vs_reference"
 "$seed_writer" tflite "$out/fuzz_tflite_import"
 # The smallest default model (229 KB); the others take seconds per run on
 # the reference device under ASan.

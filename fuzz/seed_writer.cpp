@@ -8,14 +8,19 @@
 //   seed_writer abi-model OUT_DIR CASES.json...  each CTS case as the AnnrtModel
 //       and AnnrtRequest fuzz_abi_model decodes (its format is described there)
 //   seed_writer diff-inputs OUT_DIR   annrt-diff inputs (fuzz_diff_inputs)
+//   seed_writer image-models OUT_DIR   blocks of the default models as
+//       fuzz_cpu_vs_reference's image models (image_model.h)
 //   seed_writer tflite OUT_DIR   the importer tests' small .tflite model
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "annrt-cts/test_case.h"
+#include "image_model.h"
 #include "nnapi_calls.h"
 #include "tflite_builder.h"
 
@@ -181,6 +186,61 @@ void writeDiffSeeds(const fs::path& outDir) {
   writeFile(outDir / "int8_short", diffInput(14, {1, 3}, "a,b\n1,3:2\na:c", 2));
 }
 
+// Blocks of the default models, in fuzz_cpu_vs_reference's format
+// (image_model.h): a residual depthwise-pointwise block and max pool (face
+// detection), a strided stem with explicit pads and a channel concatenation,
+// squeeze-and-excitation (selfie segmentation), upsampling, a global
+// average to a fully connected head (hand landmarks), a softmax head.
+void writeImageSeeds(const fs::path& outDir) {
+  using fuzz::ImageStep;
+  struct Seed {
+    const char* name;
+    fuzz::ImageHeader header;
+    std::vector<std::pair<ImageStep, std::vector<uint8_t>>> steps;
+  };
+  const std::vector<Seed> seeds = {
+      {"residual_block",
+       {1, 0, 31, 31, 23, 3},
+       {{ImageStep::kDepthwise, {0, 2, 2, 0, 0, 0, 0}},
+        {ImageStep::kConvolution, {23, 0, 0, 0, 0, 0, 0}},
+        {ImageStep::kAddOrMultiply, {0, 2, 1, 1, 0}},
+        {ImageStep::kPool, {3, 1, 1, 4, 0, 1, 0}}}},
+      {"stem",
+       {2, 0, 31, 31, 2, 4},
+       {{ImageStep::kConvolution, {15, 2, 2, 4, 0, 12, 0}},
+        {ImageStep::kDepthwise, {0, 4, 4, 4, 0, 2, 0x55}},
+        {ImageStep::kConvolution, {31, 0, 0, 0, 0, 4, 0}},
+        {ImageStep::kConcatenation, {0, 7, 0, 0}},
+        {ImageStep::kUnary, {5}}}},
+      {"squeeze_excitation",
+       {3, 0, 15, 15, 15, 3},
+       {{ImageStep::kMean, {0}},
+        {ImageStep::kConvolution, {15, 0, 0, 0, 0, 4, 0}},
+        {ImageStep::kUnary, {3}},
+        {ImageStep::kAddOrMultiply, {1, 2, 2, 0, 0}}}},
+      {"upsampling",
+       {4, 0, 7, 7, 31, 3},
+       {{ImageStep::kResize, {15, 15, 2, 0}},
+        {ImageStep::kTransposedConvolution, {15, 1, 1, 4, 0, 0, 0}},
+        {ImageStep::kPad, {1, 1, 0, 2}},
+        {ImageStep::kReshape, {0, 1, 1}}}},
+      {"head",
+       {5, 1, 11, 11, 39, 2},
+       {{ImageStep::kPool, {0, 0, 0, 0, 0, 0, 0}},
+        {ImageStep::kReshape, {3}},
+        {ImageStep::kFullyConnected, {20, 0}}}},
+      {"softmax_head",
+       {6, 0, 5, 5, 7, 1},
+       {{ImageStep::kConvolution, {9, 2, 2, 0, 3, 1, 0}}, {ImageStep::kSoftmax, {0, 1}}}},
+  };
+  for (const Seed& seed : seeds) {
+    fuzz::ByteWriter out;
+    fuzz::writeImageHeader(out, seed.header);
+    for (const auto& [kind, p] : seed.steps) fuzz::writeImageStep(out, kind, p);
+    writeFile(outDir / seed.name, out.bytes);
+  }
+}
+
 using Encoder = std::vector<uint8_t> (*)(const cts::TestCase&);
 
 int writeCaseSeeds(const fs::path& outDir, Encoder encode, int argc, char** argv) {
@@ -201,9 +261,9 @@ int writeCaseSeeds(const fs::path& outDir, Encoder encode, int argc, char** argv
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(
-        stderr,
-        "usage: seed_writer nnapi-calls|abi-model|diff-inputs|tflite OUT_DIR [CASES.json...]\n");
+    std::fprintf(stderr,
+                 "usage: seed_writer nnapi-calls|abi-model|diff-inputs|image-models|tflite OUT_DIR "
+                 "[CASES.json...]\n");
     return 2;
   }
   const std::string what = argv[1];
@@ -213,6 +273,10 @@ int main(int argc, char** argv) {
   if (what == "abi-model") return writeCaseSeeds(outDir, encodeAbi, argc - 3, argv + 3);
   if (what == "diff-inputs") {
     writeDiffSeeds(outDir);
+    return 0;
+  }
+  if (what == "image-models") {
+    writeImageSeeds(outDir);
     return 0;
   }
   if (what == "tflite") {

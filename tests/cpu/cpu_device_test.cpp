@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
+#include <vector>
 
 #include "expect_close.h"
 #include "test_graph.h"
@@ -199,6 +201,27 @@ TEST(CpuDeviceTest, DoesNotClaimNchwOrNonConstantFilters) {
   g.finish({in, nhwc, filter}, {out1, out2});
   EXPECT_EQ(g.supportedBy(kCpu), (std::vector<bool>{false, false}));
   EXPECT_EQ(g.supportedBy(kReference), (std::vector<bool>{true, true}));
+}
+
+// XNNPACK's strided deconvolution wrote far out of bounds for an output
+// narrower than its width stride minus 1 (fuzz_cpu_vs_reference): annrt-cpu
+// leaves that to other devices and runs the next width up.
+TEST(CpuDeviceTest, TransposedConvolutionNarrowerThanItsStrideIsNotClaimed) {
+  for (const auto& [rightPad, width, claimed] :
+       {std::tuple{2, 1u, false}, std::tuple{1, 2u, true}}) {
+    SCOPED_TRACE(width);
+    TestGraph g;
+    const uint32_t in = g.tensor({1, 1, 1, 8});
+    const uint32_t out = g.tensor({1, 1, width, 2});
+    g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                {in, g.constant({2, 1, 3, 8}, randomValues(48, 61)), g.constant({2}, {0.5f, -1}),
+                 g.int32(0), g.int32(rightPad), g.int32(0), g.int32(0), g.int32(3), g.int32(1),
+                 g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(false)},
+                {out});
+    g.finish({in}, {out});
+    EXPECT_EQ(g.supportedBy(kCpu), std::vector<bool>{claimed});
+    if (claimed) expectSameAsReference(g, {{1, 1, 1, 8}}, {1, 1, width, 2});
+  }
 }
 
 // annrt-cpu reads inputs in place unless XNNPACK's over-read past their end

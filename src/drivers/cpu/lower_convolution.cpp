@@ -269,6 +269,20 @@ std::pair<int64_t, int64_t> implicitDeconvPadding(int32_t scheme, int64_t out, i
   return {head, needed - head};
 }
 
+// XNNPACK runs a strided deconvolution as stride x stride subconvolutions,
+// one per first output column 0 .. stride - 1, and sizes each as
+// (width - first column) in unsigned arithmetic: an output narrower than
+// stride - 1 columns makes that wrap and XNNPACK write far out of bounds
+// (found by fuzz_cpu_vs_reference). Rows are bounded by a loop and are safe.
+Result<void> requireSubconvolutionColumns(const LoweringContext& context, const Operation& op,
+                                          const DeconvParams& deconv) {
+  const uint32_t width = context.output(op, 0).shape.dims[2];
+  ANNRT_CPU_REQUIRE(width + 1 >= deconv.strideWidth,
+                    "an output {} wide is narrower than its width stride {} minus 1", width,
+                    deconv.strideWidth);
+  return {};
+}
+
 Result<void> defineDeconv(LoweringContext& context, const Operation& op,
                           const DeconvParams& deconv) {
   const Shape& input = context.input(op, kInput).shape;
@@ -300,12 +314,14 @@ Result<DeconvParams> readTransposedConvolution(const LoweringContext& context,
 
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConv(context, op));
+  ANNRT_RETURN_IF_ERROR(requireSubconvolutionColumns(context, op, deconv));
   if (context.checking()) return {};
   return defineDeconv(context, op, deconv);
 }
 
 Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConvBias(context, op));
+  ANNRT_RETURN_IF_ERROR(requireSubconvolutionColumns(context, op, deconv));
   if (context.checking()) return {};
   return defineDeconv(context, op, deconv);
 }
