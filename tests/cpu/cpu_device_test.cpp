@@ -203,24 +203,29 @@ TEST(CpuDeviceTest, DoesNotClaimNchwOrNonConstantFilters) {
   EXPECT_EQ(g.supportedBy(kReference), (std::vector<bool>{true, true}));
 }
 
-// XNNPACK's strided deconvolution wrote far out of bounds for an output
-// narrower than its width stride minus 1 (fuzz_cpu_vs_reference): annrt-cpu
-// leaves that to other devices and runs the next width up.
-TEST(CpuDeviceTest, TransposedConvolutionNarrowerThanItsStrideIsNotClaimed) {
-  for (const auto& [rightPad, width, claimed] :
-       {std::tuple{2, 1u, false}, std::tuple{1, 2u, true}}) {
-    SCOPED_TRACE(width);
-    TestGraph g;
-    const uint32_t in = g.tensor({1, 1, 1, 8});
-    const uint32_t out = g.tensor({1, 1, width, 2});
-    g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
-                {in, g.constant({2, 1, 3, 8}, randomValues(48, 61)), g.constant({2}, {0.5f, -1}),
-                 g.int32(0), g.int32(rightPad), g.int32(0), g.int32(0), g.int32(3), g.int32(1),
-                 g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(false)},
-                {out});
-    g.finish({in}, {out});
-    EXPECT_EQ(g.supportedBy(kCpu), std::vector<bool>{claimed});
-    if (claimed) expectSameAsReference(g, {{1, 1, 1, 8}}, {1, 1, width, 2});
+// XNNPACK's strided deconvolution went far out of bounds for an output
+// smaller than its stride minus 1 (fuzz_cpu_vs_reference): annrt-cpu leaves
+// that to other devices and runs the next size up, across rows and columns.
+TEST(CpuDeviceTest, TransposedConvolutionSmallerThanItsStrideIsNotClaimed) {
+  for (const bool vertical : {false, true}) {
+    for (const auto& [pad, size, claimed] : {std::tuple{2, 1u, false}, std::tuple{1, 2u, true}}) {
+      SCOPED_TRACE(testing::Message() << (vertical ? "rows " : "columns ") << size);
+      TestGraph g;
+      const uint32_t in = g.tensor({1, 1, 1, 8});
+      const std::vector<uint32_t> outDims = {1, vertical ? size : 1, vertical ? 1 : size, 2};
+      const uint32_t out = g.tensor(outDims);
+      const std::vector<uint32_t> filterDims = {2, vertical ? 3u : 1u, vertical ? 1u : 3u, 8};
+      // Explicit paddings left, right, top, bottom; strides width, height.
+      g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                  {in, g.constant(filterDims, randomValues(48, 61)), g.constant({2}, {0.5f, -1}),
+                   g.int32(0), g.int32(vertical ? 0 : pad), g.int32(0), g.int32(vertical ? pad : 0),
+                   g.int32(vertical ? 1 : 3), g.int32(vertical ? 3 : 1),
+                   g.int32(ANEURALNETWORKS_FUSED_NONE), g.boolean(false)},
+                  {out});
+      g.finish({in}, {out});
+      EXPECT_EQ(g.supportedBy(kCpu), std::vector<bool>{claimed});
+      if (claimed) expectSameAsReference(g, {{1, 1, 1, 8}}, outDims);
+    }
   }
 }
 

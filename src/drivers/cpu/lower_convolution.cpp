@@ -270,16 +270,17 @@ std::pair<int64_t, int64_t> implicitDeconvPadding(int32_t scheme, int64_t out, i
 }
 
 // XNNPACK runs a strided deconvolution as stride x stride subconvolutions,
-// one per first output column 0 .. stride - 1, and sizes each as
-// (width - first column) in unsigned arithmetic: an output narrower than
-// stride - 1 columns makes that wrap and XNNPACK write far out of bounds
-// (found by fuzz_cpu_vs_reference). Rows are bounded by a loop and are safe.
-Result<void> requireSubconvolutionColumns(const LoweringContext& context, const Operation& op,
-                                          const DeconvParams& deconv) {
-  const uint32_t width = context.output(op, 0).shape.dims[2];
-  ANNRT_CPU_REQUIRE(width + 1 >= deconv.strideWidth,
-                    "an output {} wide is narrower than its width stride {} minus 1", width,
-                    deconv.strideWidth);
+// one per first output row and column (0 .. stride - 1), and sizes each as
+// (output size - first row or column) in unsigned arithmetic: an output
+// smaller than its stride minus 1 makes that wrap, and XNNPACK writes or
+// reads far out of bounds (found by fuzz_cpu_vs_reference).
+Result<void> requireSubconvolutionSizes(const LoweringContext& context, const Operation& op,
+                                        const DeconvParams& deconv) {
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(
+      output.dims[1] + 1 >= deconv.strideHeight && output.dims[2] + 1 >= deconv.strideWidth,
+      "an output {}x{} is smaller than its strides {}x{} minus 1", output.dims[1], output.dims[2],
+      deconv.strideHeight, deconv.strideWidth);
   return {};
 }
 
@@ -314,14 +315,14 @@ Result<DeconvParams> readTransposedConvolution(const LoweringContext& context,
 
 Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConv(context, op));
-  ANNRT_RETURN_IF_ERROR(requireSubconvolutionColumns(context, op, deconv));
+  ANNRT_RETURN_IF_ERROR(requireSubconvolutionSizes(context, op, deconv));
   if (context.checking()) return {};
   return defineDeconv(context, op, deconv);
 }
 
 Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op) {
   ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConvBias(context, op));
-  ANNRT_RETURN_IF_ERROR(requireSubconvolutionColumns(context, op, deconv));
+  ANNRT_RETURN_IF_ERROR(requireSubconvolutionSizes(context, op, deconv));
   if (context.checking()) return {};
   return defineDeconv(context, op, deconv);
 }
