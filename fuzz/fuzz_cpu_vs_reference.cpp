@@ -129,10 +129,11 @@ class ImageModelBuilder {
   // False when the header's input is too large.
   bool build() {
     const auto header = readHeader();
+    dynamicBatch_ = (header.batch & 2) != 0;
     const Dims dims = {1u + header.batch % 2, 1u + header.height % 32, 1u + header.width % 32,
                        1u + header.channels % 48};
     if (elementCount(dims) > kMaxElements) return false;
-    input_ = {graph_.addFloatTensor(dims), dims};
+    input_ = {graph_.addFloatTensor(declared(dims)), dims};
     images_.push_back(input_);
     for (uint32_t i = 0; i < 1 + header.steps % kMaxImageSteps; ++i) {
       ImageStepRecord record;
@@ -153,6 +154,9 @@ class ImageModelBuilder {
   const Image& input() const { return input_; }
   const Image& current() const { return images_.back(); }
   const std::string& description() const { return description_; }
+  // The model's tensors declare an unknown batch (0): compilations run it
+  // through the runtime's compile-at-first-inference (shape_specialization.h).
+  bool dynamicBatch() const { return dynamicBatch_; }
 
  private:
   ImageHeader readHeader() {
@@ -450,6 +454,11 @@ class ImageModelBuilder {
     return emit(ANEURALNETWORKS_FULLY_CONNECTED, inputs, {d[0], units}, "FULLY_CONNECTED", p);
   }
 
+  Dims declared(Dims dims) const {
+    if (dynamicBatch_) dims[0] = 0;
+    return dims;
+  }
+
   // Weights scaled by the fan-in, so values stay near 1 down the chain.
   uint32_t weights(const Dims& dims, uint32_t fanIn) {
     return graph_.addFloatConstant(
@@ -510,7 +519,7 @@ class ImageModelBuilder {
   std::optional<Image> emit(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
                             const Dims& out, const char* name, const uint8_t* p) {
     if (elementCount(out) == 0 || elementCount(out) > kMaxElements) return std::nullopt;
-    const uint32_t output = graph_.addFloatTensor(out);
+    const uint32_t output = graph_.addFloatTensor(declared(out));
     graph_.addOperation(type, inputs, {output});
     description_ += std::string(name) + " [";
     for (size_t i = 0; i < out.size(); ++i) description_ += (i ? "," : "") + std::to_string(out[i]);
@@ -526,17 +535,21 @@ class ImageModelBuilder {
   Image input_;
   std::vector<Image> images_;
   std::string description_;
+  bool dynamicBatch_ = false;
 };
 
-// Runs `compilation` on `input`; the output's size is known.
+// Runs `compilation` on `input` of `dims` (given to the execution when the
+// model's are not known); the output's size is known.
 int execute(ANeuralNetworksCompilation* compilation, const std::vector<float>& input,
-            std::vector<float>& output) {
+            const Dims& dims, bool dimsUnknown, std::vector<float>& output) {
   ANeuralNetworksExecution* execution = nullptr;
   int status = ANeuralNetworksExecution_create(compilation, &execution);
   if (status != ANEURALNETWORKS_NO_ERROR) return status;
   ANeuralNetworksExecution_setTimeout(execution, 2'000'000'000);
-  status = ANeuralNetworksExecution_setInput(execution, 0, nullptr, input.data(),
-                                             input.size() * sizeof(float));
+  const ANeuralNetworksOperandType type = {
+      ANEURALNETWORKS_TENSOR_FLOAT32, static_cast<uint32_t>(dims.size()), dims.data(), 0.0f, 0};
+  status = ANeuralNetworksExecution_setInput(execution, 0, dimsUnknown ? &type : nullptr,
+                                             input.data(), input.size() * sizeof(float));
   if (status == ANEURALNETWORKS_NO_ERROR) {
     status = ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(),
                                                 output.size() * sizeof(float));
@@ -551,12 +564,17 @@ struct CompilationDeleter {
 };
 using CompilationPtr = std::unique_ptr<ANeuralNetworksCompilation, CompilationDeleter>;
 
-// The compilation for `device` alone, finished; its status in `status`.
+// The compilation for `device` alone (nullptr: every device, with the
+// runtime's fallback), finished; its status in `status`.
 CompilationPtr compile(ANeuralNetworksModel* model, const char* device, int& status) {
-  const ANeuralNetworksDevice* d = client::findDevice(device);
   ANeuralNetworksCompilation* compilation = nullptr;
-  status = d == nullptr ? ANEURALNETWORKS_BAD_STATE
-                        : ANeuralNetworksCompilation_createForDevices(model, &d, 1, &compilation);
+  if (device == nullptr) {
+    status = ANeuralNetworksCompilation_create(model, &compilation);
+  } else {
+    const ANeuralNetworksDevice* d = client::findDevice(device);
+    status = d == nullptr ? ANEURALNETWORKS_BAD_STATE
+                          : ANeuralNetworksCompilation_createForDevices(model, &d, 1, &compilation);
+  }
   CompilationPtr owned(compilation);
   if (status == ANEURALNETWORKS_NO_ERROR) status = ANeuralNetworksCompilation_finish(compilation);
   return owned;
@@ -613,19 +631,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<float> input = values.fill(elementCount(model.input().dims), 1.0f);
   std::vector<float> reference(elementCount(model.current().dims));
   int status = 0;
+  const Dims& dims = model.input().dims;
+  const bool dynamic = model.dynamicBatch();
   const auto referenceCompilation = compile(model.model(), "nnapi-reference", status);
   if (status != ANEURALNETWORKS_NO_ERROR ||
-      execute(referenceCompilation.get(), input, reference) != ANEURALNETWORKS_NO_ERROR) {
+      execute(referenceCompilation.get(), input, dims, dynamic, reference) !=
+          ANEURALNETWORKS_NO_ERROR) {
     return 0;
   }
-  const bool supported = cpuSupportsAll(model.model(), model.operationCount());
-  const auto cpuCompilation = compile(model.model(), "annrt-cpu", status);
+  // With an unknown batch annrt-cpu claims nothing until the first execution
+  // brings the dims: every device compiles, and the runtime specializes.
+  const bool supported = !dynamic && cpuSupportsAll(model.model(), model.operationCount());
+  const auto cpuCompilation = compile(model.model(), dynamic ? nullptr : "annrt-cpu", status);
   if (status != ANEURALNETWORKS_NO_ERROR) {
     if (supported) finding(model, "annrt-cpu supports every operation but its compilation failed");
     return 0;
   }
   std::vector<float> cpu(reference.size());
-  if (const int ran = execute(cpuCompilation.get(), input, cpu); ran != ANEURALNETWORKS_NO_ERROR) {
+  if (const int ran = execute(cpuCompilation.get(), input, dims, dynamic, cpu);
+      ran != ANEURALNETWORKS_NO_ERROR) {
     finding(model, "annrt-cpu's execution failed with " + std::to_string(ran));
   }
   compare(model, cpu, reference);

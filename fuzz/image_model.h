@@ -34,6 +34,7 @@ enum class ImageStep : uint8_t {
   kCount
 };
 
+// batch: bit 0 the batch (1 or 2), bit 1 an unknown batch in the model.
 struct ImageHeader {
   uint64_t valueSeed = 0;
   uint8_t batch = 0, height = 0, width = 0, channels = 0;

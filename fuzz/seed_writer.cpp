@@ -190,7 +190,8 @@ void writeDiffSeeds(const fs::path& outDir) {
 // (image_model.h): a residual depthwise-pointwise block and max pool (face
 // detection), a strided stem with explicit pads and a channel concatenation,
 // squeeze-and-excitation (selfie segmentation), upsampling, a global
-// average to a fully connected head (hand landmarks), a softmax head.
+// average to a fully connected head (hand landmarks), a softmax head, and a
+// block of a model with a dynamic batch (compiled at its first inference).
 void writeImageSeeds(const fs::path& outDir) {
   using fuzz::ImageStep;
   struct Seed {
@@ -229,6 +230,12 @@ void writeImageSeeds(const fs::path& outDir) {
        {{ImageStep::kPool, {0, 0, 0, 0, 0, 0, 0}},
         {ImageStep::kReshape, {3}},
         {ImageStep::kFullyConnected, {20, 0}}}},
+      {"dynamic_batch_residual_block",
+       {7, 3, 15, 15, 15, 3},
+       {{ImageStep::kDepthwise, {1, 2, 2, 4, 0, 0, 0}},
+        {ImageStep::kConvolution, {31, 0, 0, 0, 0, 4, 0}},
+        {ImageStep::kAddOrMultiply, {0, 1, 0, 2, 0}},
+        {ImageStep::kConcatenation, {1, 0, 0, 0}}}},
       {"softmax_head",
        {6, 0, 5, 5, 7, 1},
        {{ImageStep::kConvolution, {9, 2, 2, 0, 3, 1, 0}}, {ImageStep::kSoftmax, {0, 1}}}},
