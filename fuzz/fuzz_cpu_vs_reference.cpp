@@ -545,7 +545,9 @@ int execute(ANeuralNetworksCompilation* compilation, const std::vector<float>& i
   ANeuralNetworksExecution* execution = nullptr;
   int status = ANeuralNetworksExecution_create(compilation, &execution);
   if (status != ANEURALNETWORKS_NO_ERROR) return status;
-  ANeuralNetworksExecution_setTimeout(execution, 2'000'000'000);
+  // Only a compilation for one device takes a timeout; a model of unknown
+  // dims is compiled for every device.
+  if (!dimsUnknown) ANeuralNetworksExecution_setTimeout(execution, 2'000'000'000);
   const ANeuralNetworksOperandType type = {
       ANEURALNETWORKS_TENSOR_FLOAT32, static_cast<uint32_t>(dims.size()), dims.data(), 0.0f, 0};
   status = ANeuralNetworksExecution_setInput(execution, 0, dimsUnknown ? &type : nullptr,
