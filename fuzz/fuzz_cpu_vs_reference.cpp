@@ -114,6 +114,12 @@ std::optional<Window> decodeWindow(uint8_t mode, uint8_t pads, const Dims& in,
   return w;
 }
 
+// Channels up to `limit`: a multiple of 8 when the byte's top bit is set
+// (what annrt-cpu's own kernels take), else any count.
+uint32_t channelCount(uint8_t byte, uint32_t limit) {
+  return byte & 0x80 ? 8 * (1 + (byte & 0x7f) % (limit / 8)) : 1 + byte % limit;
+}
+
 WindowShape decodeStrides(WindowShape s, uint8_t strides) {
   s.sh = 1 + strides % 3;
   s.sw = 1 + (strides / 3) % 3;
@@ -131,7 +137,7 @@ class ImageModelBuilder {
     const auto header = readHeader();
     dynamicBatch_ = (header.batch & 2) != 0;
     const Dims dims = {1u + header.batch % 2, 1u + header.height % 32, 1u + header.width % 32,
-                       1u + header.channels % 48};
+                       channelCount(header.channels, 48)};
     if (elementCount(dims) > kMaxElements) return false;
     input_ = {graph_.addFloatTensor(declared(dims)), dims};
     images_.push_back(input_);
@@ -192,12 +198,12 @@ class ImageModelBuilder {
     return std::nullopt;
   }
 
-  // p: out channels, kernel height, kernel width, strides, dilations (bit 2:
+  // p: out channels (channelCount), kernel height, kernel width, strides, dilations (bit 2:
   // the layout and dilation inputs even when 1), padding mode and fused
   // activation, explicit pads.
   std::optional<Image> convolution(const uint8_t* p) {
     const Dims& in = current().dims;
-    const uint32_t outC = 1 + p[0] % 48;
+    const uint32_t outC = channelCount(p[0], 48);
     WindowShape s = decodeStrides({1u + p[1] % 5, 1u + p[2] % 5}, p[3]);
     s.dh = 1 + p[4] % 2;
     s.dw = 1 + (p[4] / 2) % 2;
@@ -231,11 +237,11 @@ class ImageModelBuilder {
                 "DEPTHWISE_CONV_2D", p);
   }
 
-  // p: out channels, kernel height, kernel width, strides, -, padding (bit
+  // p: out channels (channelCount), kernel height, kernel width, strides, -, padding (bit
   // 0: implicit, bit 1: VALID) and activation, explicit pads.
   std::optional<Image> transposed(const uint8_t* p) {
     const Dims& in = current().dims;
-    const uint32_t outC = 1 + p[0] % 32;
+    const uint32_t outC = channelCount(p[0], 32);
     const WindowShape s = decodeStrides({1u + p[1] % 4, 1u + p[2] % 4}, p[3]);
     const Dims filter = {outC, s.kh, s.kw, in[3]};
     if (elementCount(filter) > 2 * kMaxElements) return std::nullopt;
