@@ -34,6 +34,8 @@ constexpr uint64_t kMaxElements = 1 << 15;
 // orders and XNNPACK approximates LOGISTIC and TANH, all far below this; a
 // wrong index or a missed padding is far above it.
 constexpr float kTolerance = 2e-4f;
+// Quantized models: see compare().
+constexpr float kQuantizedStepsPerOperation = 2.0f;
 
 using Dims = std::vector<uint32_t>;
 
@@ -65,9 +67,75 @@ class Values {
   uint64_t state_;
 };
 
+using client::TensorType;
+
 struct Image {
   uint32_t operand = 0;
   Dims dims;  // NHWC, or [batch, units] after FULLY_CONNECTED
+  TensorType type;
+};
+
+// The tensor types of a model: all float32, or 8-bit quantized (unsigned or
+// signed, zero points 128 apart) with activations in steps of 1/32 (+-4),
+// inputs and constants in steps of 1/128 (+-1), and the fixed output ranges
+// NNAPI asks of LOGISTIC, TANH and SOFTMAX.
+class Quantization {
+ public:
+  explicit Quantization(int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) : type_(type) {}
+  bool quantized() const { return type_ != ANEURALNETWORKS_TENSOR_FLOAT32; }
+  TensorType activation() const { return of(1.0f / 32, 128); }
+  TensorType unit() const { return of(1.0f / 128, 128); }
+  TensorType probability() const { return of(1.0f / 256, 0); }
+  TensorType weights(float limit) const { return of(limit / 127, 128); }
+  TensorType bias(const TensorType& input, const TensorType& weights) const {
+    if (!quantized()) return {};
+    return {ANEURALNETWORKS_TENSOR_INT32, input.scale * weights.scale, 0};
+  }
+
+  static std::vector<uint8_t> encode(const std::vector<float>& values, const TensorType& t) {
+    if (t.type == ANEURALNETWORKS_TENSOR_FLOAT32) return client::toBytes(values);
+    if (t.type == ANEURALNETWORKS_TENSOR_INT32) {
+      std::vector<int32_t> q(values.size());
+      for (size_t i = 0; i < q.size(); ++i)
+        q[i] = static_cast<int32_t>(std::lround(values[i] / t.scale));
+      return client::toBytes(q);
+    }
+    const bool isSigned = t.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    const long low = isSigned ? -128 : 0, high = isSigned ? 127 : 255;
+    std::vector<uint8_t> bytes(values.size());
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      const long q = std::clamp(std::lround(values[i] / t.scale) + t.zeroPoint, low, high);
+      bytes[i] = static_cast<uint8_t>(q);
+    }
+    return bytes;
+  }
+  static std::vector<float> decode(const std::vector<uint8_t>& bytes, const TensorType& t) {
+    if (t.type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+      std::vector<float> v(bytes.size() / sizeof(float));
+      std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+      return v;
+    }
+    const bool isSigned = t.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    std::vector<float> v(bytes.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const int32_t q = isSigned ? static_cast<int8_t>(bytes[i]) : bytes[i];
+      v[i] = static_cast<float>(q - t.zeroPoint) * t.scale;
+    }
+    return v;
+  }
+  static size_t elementBytes(const TensorType& t) {
+    return t.type == ANEURALNETWORKS_TENSOR_FLOAT32 ? sizeof(float) : 1;
+  }
+
+ private:
+  // `unsignedZero` is the zero point of the unsigned type.
+  TensorType of(float scale, int32_t unsignedZero) const {
+    if (!quantized()) return {};
+    const bool isSigned = type_ == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    return {type_, scale, isSigned ? unsignedZero - 128 : unsignedZero};
+  }
+
+  int32_t type_;
 };
 
 // A convolution's or pool's padding: explicit (scheme 0) or implicit, and
@@ -136,10 +204,15 @@ class ImageModelBuilder {
   bool build() {
     const auto header = readHeader();
     dynamicBatch_ = (header.batch & 2) != 0;
+    if (header.height & 0x80) {
+      quantization_ = Quantization(header.height & 0x40 ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
+                                                        : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM);
+    }
     const Dims dims = {1u + header.batch % 2, 1u + header.height % 32, 1u + header.width % 32,
                        channelCount(header.channels, 48)};
     if (elementCount(dims) > kMaxElements) return false;
-    input_ = {graph_.addFloatTensor(declared(dims)), dims};
+    const TensorType type = quantization_.unit();
+    input_ = {graph_.addTensor(declared(dims), type), dims, type};
     images_.push_back(input_);
     for (uint32_t i = 0; i < 1 + header.steps % kMaxImageSteps; ++i) {
       ImageStepRecord record;
@@ -163,6 +236,7 @@ class ImageModelBuilder {
   // The model's tensors declare an unknown batch (0): compilations run it
   // through the runtime's compile-at-first-inference (shape_specialization.h).
   bool dynamicBatch() const { return dynamicBatch_; }
+  bool quantized() const { return quantization_.quantized(); }
 
  private:
   ImageHeader readHeader() {
@@ -215,7 +289,8 @@ class ImageModelBuilder {
     addWindow(inputs, *w, s);
     inputs.push_back(graph_.addInt32Scalar((p[5] / 4) % 4));
     addDilations(inputs, s, (p[4] & 4) != 0);
-    return emit(ANEURALNETWORKS_CONV_2D, inputs, {in[0], w->height, w->width, outC}, "CONV_2D", p);
+    return emit(ANEURALNETWORKS_CONV_2D, inputs, {in[0], w->height, w->width, outC},
+                quantization_.activation(), "CONV_2D", p);
   }
 
   // p: multiplier, then as convolution's.
@@ -234,7 +309,7 @@ class ImageModelBuilder {
     inputs.push_back(graph_.addInt32Scalar((p[5] / 4) % 4));
     addDilations(inputs, s, (p[4] & 4) != 0);
     return emit(ANEURALNETWORKS_DEPTHWISE_CONV_2D, inputs, {in[0], w->height, w->width, outC},
-                "DEPTHWISE_CONV_2D", p);
+                quantization_.activation(), "DEPTHWISE_CONV_2D", p);
   }
 
   // p: out channels (channelCount), kernel height, kernel width, strides, -, padding (bit
@@ -275,7 +350,7 @@ class ImageModelBuilder {
     inputs.push_back(graph_.addInt32Scalar((p[5] / 4) % 4));
     inputs.push_back(graph_.addBoolScalar(false));
     return emit(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {in[0], height, width, outC},
-                "TRANSPOSE_CONV_2D", p);
+                quantization_.activation(), "TRANSPOSE_CONV_2D", p);
   }
 
   // p: bit 0 MAX or AVERAGE, (p0 / 2) % 3 == 0 a global window; filter
@@ -300,7 +375,8 @@ class ImageModelBuilder {
     if (p[4] & 1) inputs.push_back(graph_.addBoolScalar(false));
     const bool max = (p[0] & 1) != 0;
     return emit(max ? ANEURALNETWORKS_MAX_POOL_2D : ANEURALNETWORKS_AVERAGE_POOL_2D, inputs,
-                {in[0], w->height, w->width, in[3]}, max ? "MAX_POOL_2D" : "AVERAGE_POOL_2D", p);
+                {in[0], w->height, w->width, in[3]}, current().type,
+                max ? "MAX_POOL_2D" : "AVERAGE_POOL_2D", p);
   }
 
   // p: axes {1, 2}, {1} or {2}; kept dims.
@@ -317,7 +393,7 @@ class ImageModelBuilder {
         graph_.addConstant({static_cast<uint32_t>(axes.size())}, {ANEURALNETWORKS_TENSOR_INT32},
                            client::toBytes(axes));
     return emit(ANEURALNETWORKS_MEAN, {current().operand, axesOperand, graph_.addInt32Scalar(1)},
-                out, "MEAN", p);
+                out, current().type, "MEAN", p);
   }
 
   // p: bit 0 ADD or MUL; the other operand (p1 % 4): a constant of the same
@@ -328,7 +404,7 @@ class ImageModelBuilder {
     Dims out = current().dims;
     uint32_t other = 0;
     switch (p[1] % 4) {
-      case 1: other = graph_.addFloatConstant({out[3]}, values_.fill(out[3], 1.0f)); break;
+      case 1: other = constant({out[3]}, values_.fill(out[3], 1.0f), quantization_.unit()); break;
       case 2:
         if (const Image* earlier = broadcastImage(out, p[2])) {
           other = earlier->operand;
@@ -336,15 +412,17 @@ class ImageModelBuilder {
           break;
         }
         [[fallthrough]];
-      case 0: other = graph_.addFloatConstant(out, values_.fill(elementCount(out), 1.0f)); break;
-      default: other = graph_.addFloatConstant({1, 1, 1, 1}, values_.fill(1, 1.0f)); break;
+      case 0:
+        other = constant(out, values_.fill(elementCount(out), 1.0f), quantization_.unit());
+        break;
+      default: other = constant({1, 1, 1, 1}, values_.fill(1, 1.0f), quantization_.unit()); break;
     }
     std::vector<uint32_t> inputs = {current().operand, other};
     if (p[4] & 1) std::swap(inputs[0], inputs[1]);
     inputs.push_back(graph_.addInt32Scalar(p[3] % 4));
     const bool add = (p[0] & 1) == 0;
-    return emit(add ? ANEURALNETWORKS_ADD : ANEURALNETWORKS_MUL, inputs, out, add ? "ADD" : "MUL",
-                p);
+    return emit(add ? ANEURALNETWORKS_ADD : ANEURALNETWORKS_MUL, inputs, out,
+                quantization_.activation(), add ? "ADD" : "MUL", p);
   }
 
   // p: the other operand (a constant 1 + p1 % 32 long on the axis, the image
@@ -368,7 +446,7 @@ class ImageModelBuilder {
       Dims constant = dims;
       constant[at] = 1 + p[1] % 32;
       inputs.push_back(
-          graph_.addFloatConstant(constant, values_.fill(elementCount(constant), 1.0f)));
+          this->constant(constant, values_.fill(elementCount(constant), 1.0f), current().type));
       out[at] += constant[at];
     }
     if (p[3] & 1) {
@@ -376,7 +454,7 @@ class ImageModelBuilder {
       out[at] += dims[at];
     }
     inputs.push_back(graph_.addInt32Scalar(axis));
-    return emit(ANEURALNETWORKS_CONCATENATION, inputs, out, "CONCATENATION", p);
+    return emit(ANEURALNETWORKS_CONCATENATION, inputs, out, current().type, "CONCATENATION", p);
   }
 
   // p: pads top, bottom, left, right (0-2 each); bit 0 of p4 pads the
@@ -389,7 +467,8 @@ class ImageModelBuilder {
     for (size_t d = 0; d < 4; ++d) out[d] += static_cast<uint32_t>(pads[2 * d] + pads[2 * d + 1]);
     const uint32_t padsOperand =
         graph_.addConstant({4, 2}, {ANEURALNETWORKS_TENSOR_INT32}, client::toBytes(pads));
-    return emit(ANEURALNETWORKS_PAD, {current().operand, padsOperand}, out, "PAD", p);
+    return emit(ANEURALNETWORKS_PAD, {current().operand, padsOperand}, out, current().type, "PAD",
+                p);
   }
 
   // p: the new dims ([N, H*W, 1, C], [N, W, H, C], [N, 1, H*W, C] or the
@@ -407,21 +486,36 @@ class ImageModelBuilder {
     if (p[1] & 1) shape[p[2] % 4] = -1;
     const uint32_t shapeOperand =
         graph_.addConstant({4}, {ANEURALNETWORKS_TENSOR_INT32}, client::toBytes(shape));
-    return emit(ANEURALNETWORKS_RESHAPE, {current().operand, shapeOperand}, out, "RESHAPE", p);
+    return emit(ANEURALNETWORKS_RESHAPE, {current().operand, shapeOperand}, out, current().type,
+                "RESHAPE", p);
   }
 
   // p: RELU, RELU1, RELU6, LOGISTIC, TANH or HARD_SWISH.
   std::optional<Image> unary(const uint8_t* p) {
+    // The output's range: the input's (RELUs), LOGISTIC's [0, 1), TANH's
+    // [-1, 1], HARD_SWISH's own.
+    enum class Range { kInput, kProbability, kUnit, kActivation };
     struct Kind {
       ANeuralNetworksOperationType type;
       const char* name;
+      Range range;
     };
     static constexpr Kind kKinds[] = {
-        {ANEURALNETWORKS_RELU, "RELU"},   {ANEURALNETWORKS_RELU1, "RELU1"},
-        {ANEURALNETWORKS_RELU6, "RELU6"}, {ANEURALNETWORKS_LOGISTIC, "LOGISTIC"},
-        {ANEURALNETWORKS_TANH, "TANH"},   {ANEURALNETWORKS_HARD_SWISH, "HARD_SWISH"}};
+        {ANEURALNETWORKS_RELU, "RELU", Range::kInput},
+        {ANEURALNETWORKS_RELU1, "RELU1", Range::kInput},
+        {ANEURALNETWORKS_RELU6, "RELU6", Range::kInput},
+        {ANEURALNETWORKS_LOGISTIC, "LOGISTIC", Range::kProbability},
+        {ANEURALNETWORKS_TANH, "TANH", Range::kUnit},
+        {ANEURALNETWORKS_HARD_SWISH, "HARD_SWISH", Range::kActivation}};
     const Kind& kind = kKinds[p[0] % 6];
-    return emit(kind.type, {current().operand}, current().dims, kind.name, p);
+    TensorType type = current().type;
+    switch (kind.range) {
+      case Range::kProbability: type = quantization_.probability(); break;
+      case Range::kUnit: type = quantization_.unit(); break;
+      case Range::kActivation: type = quantization_.activation(); break;
+      case Range::kInput: break;
+    }
+    return emit(kind.type, {current().operand}, current().dims, type, kind.name, p);
   }
 
   // p: output height and width (1-40), corners (none, aligned, half
@@ -437,7 +531,7 @@ class ImageModelBuilder {
                                           graph_.addBoolScalar(p[2] % 3 == 1),
                                           graph_.addBoolScalar(p[2] % 3 == 2)};
     return emit(nearest ? ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR : ANEURALNETWORKS_RESIZE_BILINEAR,
-                inputs, {d[0], height, width, d[3]},
+                inputs, {d[0], height, width, d[3]}, current().type,
                 nearest ? "RESIZE_NEAREST_NEIGHBOR" : "RESIZE_BILINEAR", p);
   }
 
@@ -446,7 +540,8 @@ class ImageModelBuilder {
     std::vector<uint32_t> inputs = {current().operand,
                                     graph_.addFloat32Scalar(p[0] & 1 ? 0.5f : 1.0f)};
     if (p[1] & 1) inputs.push_back(graph_.addInt32Scalar(-1));
-    return emit(ANEURALNETWORKS_SOFTMAX, inputs, current().dims, "SOFTMAX", p);
+    return emit(ANEURALNETWORKS_SOFTMAX, inputs, current().dims, quantization_.probability(),
+                "SOFTMAX", p);
   }
 
   // p: units (1-32), activation.
@@ -457,7 +552,8 @@ class ImageModelBuilder {
     if (elementCount(filter) > 2 * kMaxElements) return std::nullopt;
     const std::vector<uint32_t> inputs = {current().operand, weights(filter, size), bias(units),
                                           graph_.addInt32Scalar(p[1] % 4)};
-    return emit(ANEURALNETWORKS_FULLY_CONNECTED, inputs, {d[0], units}, "FULLY_CONNECTED", p);
+    return emit(ANEURALNETWORKS_FULLY_CONNECTED, inputs, {d[0], units}, quantization_.activation(),
+                "FULLY_CONNECTED", p);
   }
 
   Dims declared(Dims dims) const {
@@ -467,11 +563,17 @@ class ImageModelBuilder {
 
   // Weights scaled by the fan-in, so values stay near 1 down the chain.
   uint32_t weights(const Dims& dims, uint32_t fanIn) {
-    return graph_.addFloatConstant(
-        dims, values_.fill(elementCount(dims), 1.0f / std::sqrt(static_cast<float>(fanIn))));
+    const float limit = 1.0f / std::sqrt(static_cast<float>(fanIn));
+    weightsType_ = quantization_.weights(limit);
+    return constant(dims, values_.fill(elementCount(dims), limit), weightsType_);
   }
+  // The bias of the weights made last, on the current image.
   uint32_t bias(uint32_t count) {
-    return graph_.addFloatConstant({count}, values_.fill(count, 0.5f));
+    return constant({count}, values_.fill(count, 0.5f),
+                    quantization_.bias(current().type, weightsType_));
+  }
+  uint32_t constant(const Dims& dims, const std::vector<float>& values, const TensorType& type) {
+    return graph_.addConstant(dims, type, Quantization::encode(values, type));
   }
 
   void addWindow(std::vector<uint32_t>& inputs, const Window& w, const WindowShape& s) {
@@ -522,32 +624,35 @@ class ImageModelBuilder {
     });
   }
 
-  std::optional<Image> emit(ANeuralNetworksOperationType type, const std::vector<uint32_t>& inputs,
-                            const Dims& out, const char* name, const uint8_t* p) {
+  std::optional<Image> emit(ANeuralNetworksOperationType operation,
+                            const std::vector<uint32_t>& inputs, const Dims& out,
+                            const TensorType& type, const char* name, const uint8_t* p) {
     if (elementCount(out) == 0 || elementCount(out) > kMaxElements) return std::nullopt;
-    const uint32_t output = graph_.addFloatTensor(declared(out));
-    graph_.addOperation(type, inputs, {output});
+    const uint32_t output = graph_.addTensor(declared(out), type);
+    graph_.addOperation(operation, inputs, {output});
     description_ += std::string(name) + " [";
     for (size_t i = 0; i < out.size(); ++i) description_ += (i ? "," : "") + std::to_string(out[i]);
     description_ += "] p=";
     for (size_t i = 0; i < 7; ++i) description_ += (i ? "," : "") + std::to_string(p[i]);
     description_ += "\n";
-    return Image{output, out};
+    return Image{output, out, type};
   }
 
   ByteReader& in_;
   Values& values_;
   client::GraphBuilder graph_;
+  Quantization quantization_;
+  TensorType weightsType_;
   Image input_;
   std::vector<Image> images_;
   std::string description_;
   bool dynamicBatch_ = false;
 };
 
-// Runs `compilation` on `input` of `dims` (given to the execution when the
-// model's are not known); the output's size is known.
-int execute(ANeuralNetworksCompilation* compilation, const std::vector<float>& input,
-            const Dims& dims, bool dimsUnknown, std::vector<float>& output) {
+// Runs `compilation` on `input` (an image of `dims`, told to the execution
+// when the model's are not known); the output's size is known.
+int execute(ANeuralNetworksCompilation* compilation, const std::vector<uint8_t>& input,
+            const Image& image, bool dimsUnknown, std::vector<uint8_t>& output) {
   ANeuralNetworksExecution* execution = nullptr;
   int status = ANeuralNetworksExecution_create(compilation, &execution);
   if (status != ANEURALNETWORKS_NO_ERROR) return status;
@@ -555,12 +660,13 @@ int execute(ANeuralNetworksCompilation* compilation, const std::vector<float>& i
   // dims is compiled for every device.
   if (!dimsUnknown) ANeuralNetworksExecution_setTimeout(execution, 2'000'000'000);
   const ANeuralNetworksOperandType type = {
-      ANEURALNETWORKS_TENSOR_FLOAT32, static_cast<uint32_t>(dims.size()), dims.data(), 0.0f, 0};
+      image.type.type, static_cast<uint32_t>(image.dims.size()), image.dims.data(),
+      image.type.scale, image.type.zeroPoint};
   status = ANeuralNetworksExecution_setInput(execution, 0, dimsUnknown ? &type : nullptr,
-                                             input.data(), input.size() * sizeof(float));
+                                             input.data(), input.size());
   if (status == ANEURALNETWORKS_NO_ERROR) {
-    status = ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(),
-                                                output.size() * sizeof(float));
+    status =
+        ANeuralNetworksExecution_setOutput(execution, 0, nullptr, output.data(), output.size());
   }
   if (status == ANEURALNETWORKS_NO_ERROR) status = ANeuralNetworksExecution_compute(execution);
   ANeuralNetworksExecution_free(execution);
@@ -605,15 +711,27 @@ bool cpuSupportsAll(ANeuralNetworksModel* model, size_t operations) {
   abort();
 }
 
-void compare(const ImageModelBuilder& model, const std::vector<float>& cpu,
-             const std::vector<float>& reference) {
+// Float outputs: within kTolerance of the largest magnitude. Quantized
+// ones, dequantized: the two devices round each operation's output to one
+// step of its own (XNNPACK in fixed point, the reference in float), and a
+// step's difference carries on down the chain, so each operation may add
+// kQuantizedStepsPerOperation activation steps, and the output one of its
+// own; a wrong zero point, scale or index is many steps off.
+void compare(const ImageModelBuilder& model, const std::vector<uint8_t>& cpuBytes,
+             const std::vector<uint8_t>& referenceBytes) {
+  const TensorType& type = model.current().type;
+  const std::vector<float> cpu = Quantization::decode(cpuBytes, type);
+  const std::vector<float> reference = Quantization::decode(referenceBytes, type);
   float largest = 1.0f;
   for (float r : reference) {
     if (!std::isfinite(r)) return;  // values that overflowed compare nothing
     largest = std::max(largest, std::fabs(r));
   }
+  const float tolerance =
+      model.quantized() ? type.scale + model.operationCount() * kQuantizedStepsPerOperation / 32
+                        : kTolerance * largest;
   for (size_t i = 0; i < cpu.size(); ++i) {
-    if (!(std::fabs(cpu[i] - reference[i]) <= kTolerance * largest)) {
+    if (!(std::fabs(cpu[i] - reference[i]) <= tolerance)) {
       finding(model, "element " + std::to_string(i) + " of " + std::to_string(cpu.size()) +
                          ": annrt-cpu " + std::to_string(cpu[i]) + ", nnapi-reference " +
                          std::to_string(reference[i]));
@@ -636,14 +754,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Values values(0);
   ImageModelBuilder model(in, values);
   if (!model.build()) return 0;
-  std::vector<float> input = values.fill(elementCount(model.input().dims), 1.0f);
-  std::vector<float> reference(elementCount(model.current().dims));
+  const Image& image = model.input();
+  const std::vector<uint8_t> input =
+      Quantization::encode(values.fill(elementCount(image.dims), 1.0f), image.type);
+  const size_t outputBytes =
+      elementCount(model.current().dims) * Quantization::elementBytes(model.current().type);
+  std::vector<uint8_t> reference(outputBytes);
   int status = 0;
-  const Dims& dims = model.input().dims;
   const bool dynamic = model.dynamicBatch();
   const auto referenceCompilation = compile(model.model(), "nnapi-reference", status);
   if (status != ANEURALNETWORKS_NO_ERROR ||
-      execute(referenceCompilation.get(), input, dims, dynamic, reference) !=
+      execute(referenceCompilation.get(), input, image, dynamic, reference) !=
           ANEURALNETWORKS_NO_ERROR) {
     return 0;
   }
@@ -655,8 +776,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (supported) finding(model, "annrt-cpu supports every operation but its compilation failed");
     return 0;
   }
-  std::vector<float> cpu(reference.size());
-  if (const int ran = execute(cpuCompilation.get(), input, dims, dynamic, cpu);
+  std::vector<uint8_t> cpu(outputBytes);
+  if (const int ran = execute(cpuCompilation.get(), input, image, dynamic, cpu);
       ran != ANEURALNETWORKS_NO_ERROR) {
     finding(model, "annrt-cpu's execution failed with " + std::to_string(ran));
   }

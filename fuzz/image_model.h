@@ -35,6 +35,8 @@ enum class ImageStep : uint8_t {
 };
 
 // batch: bit 0 the batch (1 or 2), bit 1 an unknown batch in the model.
+// height: bits 0-4 the height - 1, bit 7 an 8-bit quantized model (bit 6:
+// signed).
 struct ImageHeader {
   uint64_t valueSeed = 0;
   uint8_t batch = 0, height = 0, width = 0, channels = 0;

@@ -191,7 +191,8 @@ void writeDiffSeeds(const fs::path& outDir) {
 // detection), a strided stem with explicit pads and a channel concatenation,
 // squeeze-and-excitation (selfie segmentation), upsampling, a global
 // average to a fully connected head (hand landmarks), a softmax head, and a
-// block of a model with a dynamic batch (compiled at its first inference).
+// block of a model with a dynamic batch (compiled at its first inference),
+// and two quantized blocks (uint8, int8).
 void writeImageSeeds(const fs::path& outDir) {
   using fuzz::ImageStep;
   struct Seed {
@@ -236,6 +237,18 @@ void writeImageSeeds(const fs::path& outDir) {
         {ImageStep::kConvolution, {31, 0, 0, 0, 0, 4, 0}},
         {ImageStep::kAddOrMultiply, {0, 1, 0, 2, 0}},
         {ImageStep::kConcatenation, {1, 0, 0, 0}}}},
+      {"quantized_residual_block",
+       {8, 0, 31 | 0x80, 31, 23, 3},
+       {{ImageStep::kDepthwise, {0, 2, 2, 0, 0, 0, 0}},
+        {ImageStep::kConvolution, {23, 0, 0, 0, 0, 0, 0}},
+        {ImageStep::kAddOrMultiply, {0, 2, 1, 1, 0}},
+        {ImageStep::kPool, {3, 1, 1, 4, 0, 1, 0}}}},
+      {"quantized_signed_squeeze_excitation",
+       {9, 0, 15 | 0xc0, 15, 15, 3},
+       {{ImageStep::kMean, {0}},
+        {ImageStep::kConvolution, {15, 0, 0, 0, 0, 4, 0}},
+        {ImageStep::kUnary, {3}},
+        {ImageStep::kAddOrMultiply, {1, 2, 2, 0, 0}}}},
       {"softmax_head",
        {6, 0, 5, 5, 7, 1},
        {{ImageStep::kConvolution, {9, 2, 2, 0, 3, 1, 0}}, {ImageStep::kSoftmax, {0, 1}}}},
