@@ -2,29 +2,36 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/submodel.h"
 
+#include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace annrt {
 namespace {
 
 class SubmodelBuilder {
  public:
-  SubmodelBuilder(const Model& model, const std::vector<bool>& readOutside)
-      : model_(model), readOutside_(readOutside), produced_(model.main.operands.size(), false) {}
+  SubmodelBuilder(const Model& model, const std::function<bool(uint32_t)>& isReadOutside)
+      : model_(model), isReadOutside_(isReadOutside) {}
 
+  // Only what the operations touch is visited: annrt-cpu cuts a model into
+  // a submodel per stage (pose_landmark_full: 132), so anything sized by
+  // the whole model here would make a warm start quadratic.
   Submodel build(const std::vector<uint32_t>& operations) {
     for (uint32_t index : operations) {
-      for (uint32_t output : model_.main.operations[index].outputs) produced_[output] = true;
+      for (uint32_t output : model_.main.operations[index].outputs) produced_.insert(output);
     }
     auto result = std::make_shared<Model>();
     result->referenced = model_.referenced;
-    result->operandValues = model_.operandValues;
-    // Referenced subgraphs name pools by index too, so with control flow the
-    // submodel keeps them all; otherwise only those its constants use (a
-    // model from the plug-in ABI has a pool per constant, and annrt-cpu cuts
-    // one into a submodel per stage: copying every pool into each was most
-    // of a warm start's stage cutting).
-    if (!compactPools_) result->pools = model_.pools;
+    // Referenced subgraphs name pools and small values by place too, so
+    // with control flow the submodel keeps them all; otherwise only those
+    // its constants use (a model from the plug-in ABI has a pool per
+    // constant: copying every pool into each stage was most of a warm
+    // start's stage cutting).
+    if (!compact_) {
+      result->pools = model_.pools;
+      result->operandValues = model_.operandValues;
+    }
     result->relaxComputationFloat32toFloat16 = model_.relaxComputationFloat32toFloat16;
     result->extensions = model_.extensions;
     Submodel submodel;
@@ -55,19 +62,22 @@ class SubmodelBuilder {
     operand.consumers = 0;
     const auto newIndex = static_cast<uint32_t>(result.main.operands.size());
     it->second = newIndex;
-    if (source.lifetime == Lifetime::CONSTANT_REFERENCE && compactPools_) {
+    if (source.lifetime == Lifetime::CONSTANT_REFERENCE && compact_) {
       operand.location.pool = poolFor(source.location.pool, result);
+    }
+    if (source.lifetime == Lifetime::CONSTANT_COPY && compact_) {
+      operand.location.offset = copyValue(source, result);
     }
     const bool isValue = source.lifetime == Lifetime::CONSTANT_COPY ||
                          source.lifetime == Lifetime::CONSTANT_REFERENCE ||
                          source.lifetime == Lifetime::NO_VALUE ||
                          source.lifetime == Lifetime::SUBGRAPH;
     if (!isValue) {
-      if (!produced_[index]) {
+      if (!produced_.contains(index)) {
         operand.lifetime = Lifetime::SUBGRAPH_INPUT;
         result.main.inputIndexes.push_back(newIndex);
         submodel.inputs.push_back(index);
-      } else if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || readOutside_[index] ||
+      } else if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || isReadOutside_(index) ||
                  source.consumers == 0) {
         // Unread results too: the step's device writes them where the plan says.
         operand.lifetime = Lifetime::SUBGRAPH_OUTPUT;
@@ -88,19 +98,32 @@ class SubmodelBuilder {
     return it->second;
   }
 
+  // Where `source`'s small value goes in the submodel's operandValues,
+  // aligned as ModelBuilder aligns them.
+  size_t copyValue(const Operand& source, Model& result) const {
+    constexpr size_t kAlignment = 8;
+    const size_t offset = (result.operandValues.size() + kAlignment - 1) / kAlignment * kAlignment;
+    result.operandValues.resize(offset + source.location.length);
+    if (source.location.length > 0) {
+      std::memcpy(result.operandValues.data() + offset, model_.constantData(source),
+                  source.location.length);
+    }
+    return offset;
+  }
+
   const Model& model_;
-  const std::vector<bool>& readOutside_;
-  const bool compactPools_ = model_.referenced.empty();
+  const std::function<bool(uint32_t)>& isReadOutside_;
+  const bool compact_ = model_.referenced.empty();
   std::unordered_map<uint32_t, uint32_t> poolMapping_;
-  std::vector<bool> produced_;
+  std::unordered_set<uint32_t> produced_;
   std::unordered_map<uint32_t, uint32_t> mapping_;
 };
 
 }  // namespace
 
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
-                         const std::vector<bool>& readOutside) {
-  return SubmodelBuilder(model, readOutside).build(operations);
+                         const std::function<bool(uint32_t)>& isReadOutside) {
+  return SubmodelBuilder(model, isReadOutside).build(operations);
 }
 
 }  // namespace annrt

@@ -3,11 +3,13 @@
 //
 // Cuts a set of operations of a model's main subgraph out as a model of its
 // own, so a device can prepare one partition exactly as it prepares a whole
-// model. Referenced subgraphs, constants and pools are shared, not copied;
-// without referenced subgraphs the submodel lists only the pools its
-// constants use (renumbered).
+// model. Referenced subgraphs and pools are shared, not copied; without
+// referenced subgraphs the submodel lists only the pools its constants use
+// (renumbered) and holds only its own small values (operandValues).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -28,6 +30,6 @@ struct Submodel {
 // and it is a model output, `isReadOutside(operand)` says later steps need it,
 // or no operation reads it (the plan gives it a buffer).
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
-                         const std::vector<bool>& readOutside);
+                         const std::function<bool(uint32_t)>& isReadOutside);
 
 }  // namespace annrt

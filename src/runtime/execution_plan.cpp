@@ -73,7 +73,8 @@ Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::create(
         if (stepOf[op] == static_cast<int>(s)) continue;
         for (uint32_t in : model->main.operations[op].inputs) readOutside[in] = true;
       }
-      step->submodel = extractSubmodel(*model, step->operations, readOutside);
+      step->submodel = extractSubmodel(*model, step->operations,
+                                       [&](uint32_t operand) { return readOutside[operand]; });
     }
     ANNRT_RETURN_IF_ERROR(plan->prepareStep(*step));
     plan->steps_.push_back(std::move(step));

@@ -1,9 +1,10 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// extractSubmodel's pools: a submodel lists only the pools of the constants
-// it uses, renumbered, and reads the same bytes through them; with
-// referenced subgraphs (which name pools by index too) it keeps them all.
+// extractSubmodel's constants: a submodel lists only the pools of the
+// constants it uses, renumbered, and holds only its own small values,
+// moved, and reads the same bytes through them; with referenced subgraphs
+// (which name pools and values by place too) it keeps them all.
 #include "common/submodel.h"
 
 #include <gtest/gtest.h>
@@ -19,8 +20,9 @@ using test::operandOf;
 using test::VectorPool;
 
 // x -> ADD(x, c0) -> ADD(., c1) -> ADD(., c2) -> y, constant ci of [1] float
-// alone in pool i (as a model from the plug-in ABI has them).
-Model addChain() {
+// alone in pool i (as a model from the plug-in ABI has them), or with
+// `smallValues` at offset 8 i of operandValues (as ModelBuilder puts them).
+Model addChain(bool smallValues = false) {
   Model model;
   model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32, Lifetime::SUBGRAPH_INPUT));
   uint32_t value = 0;
@@ -28,10 +30,17 @@ Model addChain() {
     const float constant = 1.5f + float(i);
     std::vector<uint8_t> bytes(sizeof constant);
     std::memcpy(bytes.data(), &constant, sizeof constant);
-    model.pools.push_back(std::make_shared<VectorPool>(bytes));
     const auto c = static_cast<uint32_t>(model.main.operands.size());
-    model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32,
-                                            Lifetime::CONSTANT_REFERENCE, {i, 0, sizeof constant}));
+    if (smallValues) {
+      model.operandValues.resize(8 * i);
+      model.operandValues.insert(model.operandValues.end(), bytes.begin(), bytes.end());
+      model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32, Lifetime::CONSTANT_COPY,
+                                              {0, 8 * i, sizeof constant}));
+    } else {
+      model.pools.push_back(std::make_shared<VectorPool>(bytes));
+      model.main.operands.push_back(operandOf(
+          OperandType::TENSOR_FLOAT32, Lifetime::CONSTANT_REFERENCE, {i, 0, sizeof constant}));
+    }
     const auto out = static_cast<uint32_t>(model.main.operands.size());
     model.main.operands.push_back(
         operandOf(OperandType::TENSOR_FLOAT32,
@@ -51,9 +60,12 @@ float constantOf(const Model& model, uint32_t operation) {
   return value;
 }
 
+bool readOutside(uint32_t) {
+  return false;
+}
+
 TEST(SubmodelTest, KeepsOnlyThePoolsOfItsConstants) {
   const Model model = addChain();
-  const std::vector<bool> readOutside(model.main.operands.size(), false);
   const Submodel last = extractSubmodel(model, {2}, readOutside);
   ASSERT_EQ(last.model->pools.size(), 1u);
   EXPECT_EQ(last.model->pools[0], model.pools[2]);
@@ -67,9 +79,27 @@ TEST(SubmodelTest, KeepsOnlyThePoolsOfItsConstants) {
 TEST(SubmodelTest, KeepsEveryPoolWithReferencedSubgraphs) {
   Model model = addChain();
   model.referenced.push_back(model.main);  // its constants name pools 0-2
-  const std::vector<bool> readOutside(model.main.operands.size(), false);
   const Submodel last = extractSubmodel(model, {2}, readOutside);
   ASSERT_EQ(last.model->pools.size(), 3u);
+  EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
+}
+
+TEST(SubmodelTest, HoldsOnlyItsOwnSmallValues) {
+  const Model model = addChain(/*smallValues=*/true);
+  const Submodel last = extractSubmodel(model, {2}, readOutside);
+  EXPECT_EQ(last.model->operandValues.size(), sizeof(float));
+  EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
+  const Submodel two = extractSubmodel(model, {1, 2}, readOutside);
+  EXPECT_EQ(two.model->operandValues.size(), 8 + sizeof(float));  // the second one aligned
+  EXPECT_EQ(constantOf(*two.model, 0), 2.5f);
+  EXPECT_EQ(constantOf(*two.model, 1), 3.5f);
+}
+
+TEST(SubmodelTest, KeepsEverySmallValueWithReferencedSubgraphs) {
+  Model model = addChain(/*smallValues=*/true);
+  model.referenced.push_back(model.main);  // its constants name offsets 0-16
+  const Submodel last = extractSubmodel(model, {2}, readOutside);
+  EXPECT_EQ(last.model->operandValues, model.operandValues);
   EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
 }
 

@@ -95,11 +95,11 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
     }
   }
   for (size_t s = 0; s < plan.size(); ++s) {
-    std::vector<bool> readOutside(whole.main.operands.size(), false);
-    for (size_t i = 0; i < readOutside.size(); ++i) {
-      readOutside[i] = readerStage[i] == kSeveralStages ||
-                       (readerStage[i] >= 0 && readerStage[i] != static_cast<int>(s));
-    }
+    const auto stage = static_cast<int>(s);
+    auto readOutside = [&](uint32_t operand) {
+      const int reader = readerStage[operand];
+      return reader == kSeveralStages || (reader >= 0 && reader != stage);
+    };
     ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), casts, readOutside, pool));
   }
   ANNRT_RETURN_IF_ERROR(graph->allocateIntermediates());
@@ -108,7 +108,8 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
 
 Result<void> StagedGraph::addStage(PlannedStage plan,
                                    const std::unordered_map<uint32_t, uint32_t>& casts,
-                                   const std::vector<bool>& readOutside, const ThreadPool& pool) {
+                                   const std::function<bool(uint32_t)>& readOutside,
+                                   const ThreadPool& pool) {
   const Model& whole = *model_;
   std::vector<uint32_t> operations = plan.operations;
   for (uint32_t op : plan.operations) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -70,7 +71,7 @@ class StagedGraph {
   // `casts`: the HALF_CASTs by the operand they write, folded into each
   // stage reading them.
   Result<void> addStage(PlannedStage plan, const std::unordered_map<uint32_t, uint32_t>& casts,
-                        const std::vector<bool>& readOutside, const ThreadPool& pool);
+                        const std::function<bool(uint32_t)>& readOutside, const ThreadPool& pool);
   Slot slotOf(uint32_t operand);
   Result<void> allocateIntermediates();
 
