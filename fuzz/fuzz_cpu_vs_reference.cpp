@@ -112,9 +112,11 @@ void compare(const ImageModelBuilder& model, const std::vector<uint8_t>& cpuByte
     if (!std::isfinite(r)) return;  // values that overflowed compare nothing
     largest = std::max(largest, std::fabs(r));
   }
-  const float tolerance =
-      model.quantized() ? type.scale + model.operationCount() * kQuantizedStepsPerOperation / 32
-                        : kTolerance * largest;
+  const float tolerance = model.quantized()
+                              ? type.scale + static_cast<float>(model.operationCount()) *
+                                                 kQuantizedStepsPerOperation *
+                                                 Quantization::activationStep()
+                              : kTolerance * largest;
   for (size_t i = 0; i < cpu.size(); ++i) {
     if (!(std::fabs(cpu[i] - reference[i]) <= tolerance)) {
       finding(model, "element " + std::to_string(i) + " of " + std::to_string(cpu.size()) +

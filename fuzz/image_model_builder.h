@@ -73,7 +73,8 @@ class Quantization {
  public:
   explicit Quantization(int32_t type = ANEURALNETWORKS_TENSOR_FLOAT32) : type_(type) {}
   bool quantized() const { return type_ != ANEURALNETWORKS_TENSOR_FLOAT32; }
-  TensorType activation() const { return of(1.0f / 32, 128); }
+  static constexpr float activationStep() { return 1.0f / 32; }
+  TensorType activation() const { return of(activationStep(), 128); }
   TensorType unit() const { return of(1.0f / 128, 128); }
   TensorType probability() const { return of(1.0f / 256, 0); }
   TensorType weights(float limit) const { return of(limit / 127, 128); }
