@@ -22,8 +22,8 @@ enum class ImageStep : uint8_t {
   kDepthwise,
   kTransposedConvolution,
   kPool,
-  kMean,
-  kAddOrMultiply,
+  kReduce,
+  kBinary,
   kConcatenation,
   kPad,
   kReshape,
@@ -31,6 +31,8 @@ enum class ImageStep : uint8_t {
   kResize,
   kSoftmax,
   kFullyConnected,  // ends the model: its output is not an image
+  kDepthToSpace,
+  kGroupedConvolution,
   kCount
 };
 

@@ -257,8 +257,8 @@ class ImageModelBuilder {
       case ImageStep::kDepthwise: return depthwise(p);
       case ImageStep::kTransposedConvolution: return transposed(p);
       case ImageStep::kPool: return pool(p);
-      case ImageStep::kMean: return mean(p);
-      case ImageStep::kAddOrMultiply: return addOrMultiply(p);
+      case ImageStep::kReduce: return reduce(p);
+      case ImageStep::kBinary: return binary(p);
       case ImageStep::kConcatenation: return concatenation(p);
       case ImageStep::kPad: return pad(p);
       case ImageStep::kReshape: return reshape(p);
@@ -266,6 +266,8 @@ class ImageModelBuilder {
       case ImageStep::kResize: return resize(p);
       case ImageStep::kSoftmax: return softmax(p);
       case ImageStep::kFullyConnected: return fullyConnected(p);
+      case ImageStep::kDepthToSpace: return depthToSpace(p);
+      case ImageStep::kGroupedConvolution: return groupedConvolution(p);
       case ImageStep::kCount: break;
     }
     return std::nullopt;
@@ -374,8 +376,9 @@ class ImageModelBuilder {
                 max ? "MAX_POOL_2D" : "AVERAGE_POOL_2D", p);
   }
 
-  // p: axes {1, 2}, {1} or {2}; kept dims.
-  std::optional<Image> mean(const uint8_t* p) {
+  // p: axes {1, 2}, {1} or {2}; MEAN, REDUCE_SUM, REDUCE_MAX or REDUCE_MIN;
+  // kept dims.
+  std::optional<Image> reduce(const uint8_t* p) {
     Dims out = current().dims;
     std::vector<int32_t> axes;
     switch (p[0] % 3) {
@@ -387,18 +390,46 @@ class ImageModelBuilder {
     const uint32_t axesOperand =
         graph_.addConstant({static_cast<uint32_t>(axes.size())}, {ANEURALNETWORKS_TENSOR_INT32},
                            client::toBytes(axes));
-    return emit(ANEURALNETWORKS_MEAN, {current().operand, axesOperand, graph_.addInt32Scalar(1)},
-                out, current().type, "MEAN", p);
+    struct Kind {
+      ANeuralNetworksOperationType type;
+      const char* name;
+    };
+    static constexpr Kind kKinds[] = {{ANEURALNETWORKS_MEAN, "MEAN"},
+                                      {ANEURALNETWORKS_REDUCE_SUM, "REDUCE_SUM"},
+                                      {ANEURALNETWORKS_REDUCE_MAX, "REDUCE_MAX"},
+                                      {ANEURALNETWORKS_REDUCE_MIN, "REDUCE_MIN"}};
+    const Kind& kind = kKinds[p[1] % std::size(kKinds)];
+    // MEAN keeps its dims by an INT32, the REDUCE_ operations by a BOOL.
+    const uint32_t keep =
+        kind.type == ANEURALNETWORKS_MEAN ? graph_.addInt32Scalar(1) : graph_.addBoolScalar(true);
+    const TensorType type =
+        kind.type == ANEURALNETWORKS_REDUCE_SUM ? quantization_.activation() : current().type;
+    return emit(kind.type, {current().operand, axesOperand, keep}, out, type, kind.name, p);
   }
 
-  // p: bit 0 ADD or MUL; the other operand (p1 % 4): a constant of the same
-  // dims, a channel vector, an earlier image broadcast with this one (p2
-  // chooses), a one-element constant; activation; bit 0 of p4 swaps the
-  // operands.
-  std::optional<Image> addOrMultiply(const uint8_t* p) {
+  // p: the operation (ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM, PRELU); the
+  // other operand (p1 % 4): a constant of the same dims, a channel vector, an
+  // earlier image broadcast with this one (p2 chooses), a one-element
+  // constant; activation; bit 0 of p4 swaps the operands (not PRELU's or
+  // DIV's).
+  std::optional<Image> binary(const uint8_t* p) {
+    struct Kind {
+      ANeuralNetworksOperationType type;
+      const char* name;
+      bool activation;  // takes a fused activation
+    };
+    static constexpr Kind kKinds[] = {
+        {ANEURALNETWORKS_ADD, "ADD", true},          {ANEURALNETWORKS_MUL, "MUL", true},
+        {ANEURALNETWORKS_SUB, "SUB", true},          {ANEURALNETWORKS_DIV, "DIV", true},
+        {ANEURALNETWORKS_MAXIMUM, "MAXIMUM", false}, {ANEURALNETWORKS_MINIMUM, "MINIMUM", false},
+        {ANEURALNETWORKS_PRELU, "PRELU", false}};
+    const Kind& kind = kKinds[p[0] % std::size(kKinds)];
+    // A DIV divides by a constant at least 0.5 from 0 (a divisor of 0 makes
+    // infinities and NaNs, see unary()).
+    const bool divide = kind.type == ANEURALNETWORKS_DIV;
     Dims out = current().dims;
     uint32_t other = 0;
-    switch (p[1] % 4) {
+    switch (divide ? 0 : p[1] % 4) {
       case 1: other = constant({out[3]}, values_.fill(out[3], 1.0f), quantization_.unit()); break;
       case 2:
         if (const Image* earlier = broadcastImage(out, p[2])) {
@@ -407,17 +438,22 @@ class ImageModelBuilder {
           break;
         }
         [[fallthrough]];
-      case 0:
-        other = constant(out, values_.fill(elementCount(out), 1.0f), quantization_.unit());
+      case 0: {
+        std::vector<float> values = values_.fill(elementCount(out), 1.0f);
+        if (divide) {
+          for (float& v : values) v = v < 0 ? v - 0.5f : v + 0.5f;
+        }
+        other = constant(out, values, divide ? quantization_.activation() : quantization_.unit());
         break;
+      }
       default: other = constant({1, 1, 1, 1}, values_.fill(1, 1.0f), quantization_.unit()); break;
     }
     std::vector<uint32_t> inputs = {current().operand, other};
-    if (p[4] & 1) std::swap(inputs[0], inputs[1]);
-    inputs.push_back(graph_.addInt32Scalar(p[3] % 4));
-    const bool add = (p[0] & 1) == 0;
-    return emit(add ? ANEURALNETWORKS_ADD : ANEURALNETWORKS_MUL, inputs, out,
-                quantization_.activation(), add ? "ADD" : "MUL", p);
+    if ((p[4] & 1) && kind.type != ANEURALNETWORKS_PRELU && !divide) {
+      std::swap(inputs[0], inputs[1]);
+    }
+    if (kind.activation) inputs.push_back(graph_.addInt32Scalar(p[3] % 4));
+    return emit(kind.type, inputs, out, quantization_.activation(), kind.name, p);
   }
 
   // p: the other operand (a constant 1 + p1 % 32 long on the axis, the image
@@ -453,7 +489,7 @@ class ImageModelBuilder {
   }
 
   // p: pads top, bottom, left, right (0-2 each); bit 0 of p4 pads the
-  // channels' end by p5 % 3.
+  // channels' end by p5 % 3; bit 1 of p4 is PAD_V2 with a value from p6.
   std::optional<Image> pad(const uint8_t* p) {
     const Dims& dims = current().dims;
     const int32_t channels = (p[4] & 1) ? p[5] % 3 : 0;
@@ -462,8 +498,51 @@ class ImageModelBuilder {
     for (size_t d = 0; d < 4; ++d) out[d] += static_cast<uint32_t>(pads[2 * d] + pads[2 * d + 1]);
     const uint32_t padsOperand =
         graph_.addConstant({4, 2}, {ANEURALNETWORKS_TENSOR_INT32}, client::toBytes(pads));
-    return emit(ANEURALNETWORKS_PAD, {current().operand, padsOperand}, out, current().type, "PAD",
-                p);
+    if ((p[4] & 2) == 0) {
+      return emit(ANEURALNETWORKS_PAD, {current().operand, padsOperand}, out, current().type, "PAD",
+                  p);
+    }
+    // PAD_V2's value: a float, or a quantized value as an INT32.
+    const TensorType& type = current().type;
+    const uint32_t value =
+        quantization_.quantized()
+            ? graph_.addInt32Scalar(type.zeroPoint + p[6] % 64 - 32)
+            : graph_.addFloat32Scalar(static_cast<float>(static_cast<int>(p[6]) - 128) / 64);
+    return emit(ANEURALNETWORKS_PAD_V2, {current().operand, padsOperand, value}, out, type,
+                "PAD_V2", p);
+  }
+
+  // p: block size 2 or 3; bit 0 of p1 the layout input.
+  std::optional<Image> depthToSpace(const uint8_t* p) {
+    const Dims& d = current().dims;
+    const uint32_t block = 2 + p[0] % 2;
+    if (d[3] % (block * block) != 0) return std::nullopt;
+    std::vector<uint32_t> inputs = {current().operand,
+                                    graph_.addInt32Scalar(static_cast<int32_t>(block))};
+    if (p[1] & 1) inputs.push_back(graph_.addBoolScalar(false));
+    return emit(ANEURALNETWORKS_DEPTH_TO_SPACE, inputs,
+                {d[0], d[1] * block, d[2] * block, d[3] / (block * block)}, current().type,
+                "DEPTH_TO_SPACE", p);
+  }
+
+  // p: groups (2, 3, 4 or 8) and out channels per group (1-8); then as
+  // convolution's, without dilations.
+  std::optional<Image> groupedConvolution(const uint8_t* p) {
+    static constexpr uint32_t kGroups[] = {2, 3, 4, 8};
+    const Dims& in = current().dims;
+    const uint32_t groups = kGroups[p[0] % 4], outC = groups * (1 + (p[0] / 4) % 8);
+    const WindowShape s = decodeStrides({1u + p[1] % 5, 1u + p[2] % 5}, p[3]);
+    const auto w = decodeWindow(p[5], p[6], in, s);
+    if (!w || in[3] % groups != 0) return std::nullopt;
+    const Dims filter = {outC, s.kh, s.kw, in[3] / groups};
+    std::vector<uint32_t> inputs = {current().operand,
+                                    weights(filter, s.kh * s.kw * in[3] / groups), bias(outC)};
+    addWindow(inputs, *w, s);
+    inputs.push_back(graph_.addInt32Scalar(static_cast<int32_t>(groups)));
+    inputs.push_back(graph_.addInt32Scalar((p[5] / 4) % 4));
+    inputs.push_back(graph_.addBoolScalar(false));
+    return emit(ANEURALNETWORKS_GROUPED_CONV_2D, inputs, {in[0], w->height, w->width, outC},
+                quantization_.activation(), "GROUPED_CONV_2D", p);
   }
 
   // p: the new dims ([N, H*W, 1, C], [N, W, H, C], [N, 1, H*W, C] or the
@@ -485,7 +564,9 @@ class ImageModelBuilder {
                 "RESHAPE", p);
   }
 
-  // p: RELU, RELU1, RELU6, LOGISTIC, TANH or HARD_SWISH.
+  // p: RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ABS, NEG, SQRT or ELU
+  // (alpha 1). Not FLOOR: a value a rounding away from an integer would make
+  // the devices differ by 1.
   std::optional<Image> unary(const uint8_t* p) {
     // The output's range: the input's (RELUs), LOGISTIC's [0, 1), TANH's
     // [-1, 1], HARD_SWISH's own.
@@ -501,8 +582,12 @@ class ImageModelBuilder {
         {ANEURALNETWORKS_RELU6, "RELU6", Range::kInput},
         {ANEURALNETWORKS_LOGISTIC, "LOGISTIC", Range::kProbability},
         {ANEURALNETWORKS_TANH, "TANH", Range::kUnit},
-        {ANEURALNETWORKS_HARD_SWISH, "HARD_SWISH", Range::kActivation}};
-    const Kind& kind = kKinds[p[0] % 6];
+        {ANEURALNETWORKS_HARD_SWISH, "HARD_SWISH", Range::kActivation},
+        {ANEURALNETWORKS_ABS, "ABS", Range::kInput},
+        {ANEURALNETWORKS_NEG, "NEG", Range::kInput},
+        {ANEURALNETWORKS_SQRT, "SQRT", Range::kInput},
+        {ANEURALNETWORKS_ELU, "ELU", Range::kActivation}};
+    const Kind& kind = kKinds[p[0] % std::size(kKinds)];
     TensorType type = current().type;
     switch (kind.range) {
       case Range::kProbability: type = quantization_.probability(); break;
@@ -510,7 +595,25 @@ class ImageModelBuilder {
       case Range::kActivation: type = quantization_.activation(); break;
       case Range::kInput: break;
     }
-    return emit(kind.type, {current().operand}, current().dims, type, kind.name, p);
+    std::vector<uint32_t> inputs = {current().operand};
+    if (kind.type == ANEURALNETWORKS_ELU) inputs.push_back(graph_.addFloat32Scalar(1.0f));
+    if (kind.type == ANEURALNETWORKS_SQRT) {
+      // Of |x| + 1: of a negative x it would be a NaN, which operations after
+      // it may treat as they like (a REDUCE_MIN may skip it or not), and near
+      // 0 its slope would turn the devices' rounding into differences no
+      // tolerance bounds.
+      const std::optional<Image> magnitude =
+          emit(ANEURALNETWORKS_ABS, inputs, current().dims, type, "ABS", p);
+      if (!magnitude) return std::nullopt;
+      const std::optional<Image> shifted =
+          emit(ANEURALNETWORKS_ADD,
+               {magnitude->operand, constant({1}, {1.0f}, quantization_.unit()),
+                graph_.addInt32Scalar(ANEURALNETWORKS_FUSED_NONE)},
+               current().dims, type, "ADD", p);
+      if (!shifted) return std::nullopt;
+      inputs = {shifted->operand};
+    }
+    return emit(kind.type, inputs, current().dims, type, kind.name, p);
   }
 
   // p: output height and width (1-40), corners (none, aligned, half

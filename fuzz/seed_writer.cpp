@@ -192,7 +192,8 @@ void writeDiffSeeds(const fs::path& outDir) {
 // squeeze-and-excitation (selfie segmentation), upsampling, a global
 // average to a fully connected head (hand landmarks), a softmax head, and a
 // block of a model with a dynamic batch (compiled at its first inference),
-// and two quantized blocks (uint8, int8).
+// two quantized blocks (uint8, int8), and a grouped convolution to
+// DEPTH_TO_SPACE, PRELU and REDUCE_MAX.
 void writeImageSeeds(const fs::path& outDir) {
   using fuzz::ImageStep;
   struct Seed {
@@ -205,7 +206,7 @@ void writeImageSeeds(const fs::path& outDir) {
        {1, 0, 31, 31, 23, 3},
        {{ImageStep::kDepthwise, {0, 2, 2, 0, 0, 0, 0}},
         {ImageStep::kConvolution, {23, 0, 0, 0, 0, 0, 0}},
-        {ImageStep::kAddOrMultiply, {0, 2, 1, 1, 0}},
+        {ImageStep::kBinary, {0, 2, 1, 1, 0}},
         {ImageStep::kPool, {3, 1, 1, 4, 0, 1, 0}}}},
       {"stem",
        {2, 0, 31, 31, 2, 4},
@@ -216,10 +217,10 @@ void writeImageSeeds(const fs::path& outDir) {
         {ImageStep::kUnary, {5}}}},
       {"squeeze_excitation",
        {3, 0, 15, 15, 15, 3},
-       {{ImageStep::kMean, {0}},
+       {{ImageStep::kReduce, {0}},
         {ImageStep::kConvolution, {15, 0, 0, 0, 0, 4, 0}},
         {ImageStep::kUnary, {3}},
-        {ImageStep::kAddOrMultiply, {1, 2, 2, 0, 0}}}},
+        {ImageStep::kBinary, {1, 2, 2, 0, 0}}}},
       {"upsampling",
        {4, 0, 7, 7, 31, 3},
        {{ImageStep::kResize, {15, 15, 2, 0}},
@@ -235,20 +236,26 @@ void writeImageSeeds(const fs::path& outDir) {
        {7, 3, 15, 15, 15, 3},
        {{ImageStep::kDepthwise, {1, 2, 2, 4, 0, 0, 0}},
         {ImageStep::kConvolution, {31, 0, 0, 0, 0, 4, 0}},
-        {ImageStep::kAddOrMultiply, {0, 1, 0, 2, 0}},
+        {ImageStep::kBinary, {0, 1, 0, 2, 0}},
         {ImageStep::kConcatenation, {1, 0, 0, 0}}}},
       {"quantized_residual_block",
        {8, 0, 31 | 0x80, 31, 23, 3},
        {{ImageStep::kDepthwise, {0, 2, 2, 0, 0, 0, 0}},
         {ImageStep::kConvolution, {23, 0, 0, 0, 0, 0, 0}},
-        {ImageStep::kAddOrMultiply, {0, 2, 1, 1, 0}},
+        {ImageStep::kBinary, {0, 2, 1, 1, 0}},
         {ImageStep::kPool, {3, 1, 1, 4, 0, 1, 0}}}},
       {"quantized_signed_squeeze_excitation",
        {9, 0, 15 | 0xc0, 15, 15, 3},
-       {{ImageStep::kMean, {0}},
+       {{ImageStep::kReduce, {0}},
         {ImageStep::kConvolution, {15, 0, 0, 0, 0, 4, 0}},
         {ImageStep::kUnary, {3}},
-        {ImageStep::kAddOrMultiply, {1, 2, 2, 0, 0}}}},
+        {ImageStep::kBinary, {1, 2, 2, 0, 0}}}},
+      {"grouped_upsampling_head",
+       {10, 0, 7, 7, 15, 3},
+       {{ImageStep::kGroupedConvolution, {2 + 4 * 3, 2, 2, 0, 0, 0, 0}},
+        {ImageStep::kDepthToSpace, {0, 0}},
+        {ImageStep::kBinary, {6, 1, 0, 0, 0}},
+        {ImageStep::kReduce, {0, 2}}}},
       {"softmax_head",
        {6, 0, 5, 5, 7, 1},
        {{ImageStep::kConvolution, {9, 2, 2, 0, 3, 1, 0}}, {ImageStep::kSoftmax, {0, 1}}}},
