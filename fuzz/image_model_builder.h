@@ -19,6 +19,7 @@
 
 #include "byte_stream.h"
 #include "client/graph_builder.h"
+#include "common/types.h"
 #include "image_model.h"
 
 namespace annrt::fuzz {
@@ -27,13 +28,10 @@ namespace annrt::fuzz {
 // second under ASan.
 inline constexpr uint64_t kMaxElements = 1 << 15;
 
-using Dims = std::vector<uint32_t>;
+// annrt's, named here for the fuzz targets' code outside this namespace.
+using annrt::elementCount;
 
-inline uint64_t elementCount(const Dims& dims) {
-  uint64_t count = 1;
-  for (uint32_t d : dims) count *= d;
-  return count;
-}
+using Dims = std::vector<uint32_t>;
 
 // splitmix64: the inputs' and constants' values, in [-limit, limit).
 class Values {
