@@ -5,6 +5,7 @@
 // of operands and operations, constant data, and shared memory pools.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -65,6 +66,10 @@ struct ExtensionPrefix {
   std::string name;
   uint16_t prefix = 0;
 };
+
+// Each CONSTANT_COPY value starts at a multiple of this in Model::operandValues,
+// so drivers may read any scalar type in place.
+inline constexpr size_t kOperandValueAlignment = 8;
 
 struct Model {
   Subgraph main;

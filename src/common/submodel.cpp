@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/align.h"
+
 namespace annrt {
 namespace {
 
@@ -101,8 +103,7 @@ class SubmodelBuilder {
   // Where `source`'s small value goes in the submodel's operandValues,
   // aligned as ModelBuilder aligns them.
   size_t copyValue(const Operand& source, Model& result) const {
-    constexpr size_t kAlignment = 8;
-    const size_t offset = (result.operandValues.size() + kAlignment - 1) / kAlignment * kAlignment;
+    const size_t offset = alignUp(result.operandValues.size(), kOperandValueAlignment);
     result.operandValues.resize(offset + source.location.length);
     if (source.location.length > 0) {
       std::memcpy(result.operandValues.data() + offset, model_.constantData(source),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/align.h"
 #include "driver_abi/abi_model.h"
 
 namespace annrt::abi {
@@ -85,8 +86,7 @@ ConstantLayout layoutConstants(const Model& model) {
     for (const Operand& operand : subgraph.operands) {
       offsets.push_back(layout.size);
       if (model.constantData(operand) == nullptr) continue;
-      layout.size += (operand.location.length + kConstantAlignment - 1) / kConstantAlignment *
-                     kConstantAlignment;
+      layout.size += alignUp(operand.location.length, kConstantAlignment);
     }
   };
   place(model.main);

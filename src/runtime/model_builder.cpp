@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "common/align.h"
 #include "common/log.h"
 #include "common/model_limits.h"
 #include "ops/model_validation.h"
@@ -19,12 +20,7 @@
 namespace annrt::runtime {
 namespace {
 
-constexpr size_t kValueAlignment = 8;
 constexpr size_t kLargeValueAlignment = 64;
-
-size_t alignUp(size_t value, size_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 // Owns the bytes of large constants copied at finish.
 class HostPool final : public MemoryPool {
@@ -96,7 +92,7 @@ Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, si
               expected, length);
   forgetValue(index);
   if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
-    const size_t offset = alignUp(smallValues_.size(), kValueAlignment);
+    const size_t offset = alignUp(smallValues_.size(), kOperandValueAlignment);
     smallValues_.resize(offset + length);
     if (length > 0) std::memcpy(smallValues_.data() + offset, buffer, length);
     operand->lifetime = Lifetime::CONSTANT_COPY;
@@ -341,7 +337,7 @@ Result<void> ModelBuilder::sortOperations() {
 
 uint32_t ModelBuilder::addReferencedModel(const Model& value, Model& into) const {
   const auto base = static_cast<uint32_t>(into.referenced.size());
-  const size_t valueOffset = alignUp(into.operandValues.size(), kValueAlignment);
+  const size_t valueOffset = alignUp(into.operandValues.size(), kOperandValueAlignment);
   into.operandValues.resize(valueOffset);
   into.operandValues.insert(into.operandValues.end(), value.operandValues.begin(),
                             value.operandValues.end());

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/align.h"
 #include "drivers/cpu/native_kernel_table.h"
 
 namespace annrt::cpu {
@@ -137,10 +138,6 @@ class SequentialWriter {
   uint64_t at_ = 0;
   bool ok_ = true;
 };
-
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 uint64_t planOffset() {
   return sizeof(CacheHeader);

@@ -313,15 +313,8 @@ Result<DeconvParams> readTransposedConvolution(const LoweringContext& context,
                                                      : readTransposeConvBias(context, op);
 }
 
-Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op) {
-  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConv(context, op));
-  ANNRT_RETURN_IF_ERROR(requireSubconvolutionSizes(context, op, deconv));
-  if (context.checking()) return {};
-  return defineDeconv(context, op, deconv);
-}
-
-Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op) {
-  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposeConvBias(context, op));
+Result<void> lowerTransposedConvolution(LoweringContext& context, const Operation& op) {
+  ANNRT_ASSIGN_OR_RETURN(DeconvParams deconv, readTransposedConvolution(context, op));
   ANNRT_RETURN_IF_ERROR(requireSubconvolutionSizes(context, op, deconv));
   if (context.checking()) return {};
   return defineDeconv(context, op, deconv);

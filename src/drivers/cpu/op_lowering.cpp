@@ -52,7 +52,7 @@ namespace {
 // for MediaPipe's Convolution2DTransposeBias.
 Result<void> lowerExtension(LoweringContext& context, const Operation& op) {
   const auto code = static_cast<uint32_t>(op.type);
-  if (isTransposeConvBias(context, op)) return lowerTransposeConvBias(context, op);
+  if (isTransposeConvBias(context, op)) return lowerTransposedConvolution(context, op);
   return makeError(ErrorCode::OP_FAILED,
                    "extension operation {:#x} is not implemented by annrt-cpu", code);
 }
@@ -64,7 +64,7 @@ Result<void> lowerOperation(LoweringContext& context, const Operation& op) {
     case OperationType::CONV_2D:
     case OperationType::DEPTHWISE_CONV_2D:
     case OperationType::GROUPED_CONV_2D: return lowerConvolution(context, op);
-    case OperationType::TRANSPOSE_CONV_2D: return lowerTransposeConv(context, op);
+    case OperationType::TRANSPOSE_CONV_2D: return lowerTransposedConvolution(context, op);
     case OperationType::BATCH_MATMUL: return lowerBatchMatmul(context, op);
     case OperationType::FULLY_CONNECTED: return lowerFullyConnected(context, op);
     case OperationType::AVERAGE_POOL_2D:

@@ -36,8 +36,8 @@ Result<void> lowerConversion(LoweringContext& context, const Operation& op);
 // its consumers; a node only where the float32 tensor is itself an output.
 Result<void> lowerCast(LoweringContext& context, const Operation& op);
 Result<void> lowerPrelu(LoweringContext& context, const Operation& op);
-Result<void> lowerTransposeConv(LoweringContext& context, const Operation& op);
-Result<void> lowerTransposeConvBias(LoweringContext& context, const Operation& op);
+// TRANSPOSE_CONV_2D and com.annrt.tflite's CONVOLUTION_2D_TRANSPOSE_BIAS.
+Result<void> lowerTransposedConvolution(LoweringContext& context, const Operation& op);
 Result<void> lowerBatchMatmul(LoweringContext& context, const Operation& op);
 
 // The clamp range of an NNAPI fused activation code held by input i.
