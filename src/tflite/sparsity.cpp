@@ -34,23 +34,30 @@ struct Level {
   std::vector<int32_t> segments;
   std::vector<int32_t> indices;
   int32_t dimension = 0;  // expanded dimension this level traverses
+  // A dense offset is linear in the levels' coordinates: one step of this
+  // level's coordinate moves it by `stride` elements.
+  size_t stride = 0;
+  int64_t bound = 0;  // sparse levels: indices must be below it
 };
 
-// Walks the compressed levels, writing each stored value at its dense position.
+// Walks the compressed levels, writing the stored values at their dense
+// positions in traversal order; the last level is copied as one run.
 class Densifier {
  public:
-  Densifier(const TensorView& tensor, std::vector<Level> levels, std::vector<int32_t> blockSizes,
-            std::vector<int32_t> blockMap)
+  Densifier(const TensorView& tensor, std::vector<Level> levels)
       : tensor_(tensor),
         levels_(std::move(levels)),
-        blockSizes_(std::move(blockSizes)),
-        blockMap_(std::move(blockMap)),
         elementSize_(tensorTypeSize(tensor.type)),
-        coordinates_(levels_.size(), 0),
+        storedCount_(tensor.data.size() / elementSize_),
         dense_(tensor.elementCount() * elementSize_, 0) {}
 
   Result<std::vector<uint8_t>> run() {
-    ANNRT_RETURN_IF_ERROR(visit(0, 0));
+    if (levels_.empty()) {  // a scalar
+      ANNRT_RETURN_IF_ERROR(take(1));
+      std::memcpy(denseAt(0), storedAt(stored_++), elementSize_);
+    } else {
+      ANNRT_RETURN_IF_ERROR(visit(0, 0, 0));
+    }
     ANNRT_CHECK(stored_ * elementSize_ == tensor_.data.size(),
                 "sparse tensor {} '{}' stores {} bytes but its indexes address {} values",
                 tensor_.index, tensor_.name, tensor_.data.size(), stored_);
@@ -58,13 +65,13 @@ class Densifier {
   }
 
  private:
-  Result<void> visit(size_t level, size_t position) {
-    if (level == levels_.size()) return store();
+  Result<void> visit(size_t level, size_t position, size_t offset) {
     const Level& current = levels_[level];
     if (!current.sparse) {
+      if (level + 1 == levels_.size()) return copyDense(current, offset);
       for (int32_t c = 0; c < current.size; ++c) {
-        coordinates_[current.dimension] = c;
-        ANNRT_RETURN_IF_ERROR(visit(level + 1, position * current.size + c));
+        ANNRT_RETURN_IF_ERROR(visit(level + 1, position * current.size + c,
+                                    offset + static_cast<size_t>(c) * current.stride));
       }
       return {};
     }
@@ -74,44 +81,88 @@ class Densifier {
     const int32_t end = current.segments[position + 1];
     ANNRT_CHECK(begin >= 0 && begin <= end && static_cast<size_t>(end) <= current.indices.size(),
                 "sparse tensor {}: bad segment [{}, {})", tensor_.index, begin, end);
+    if (level + 1 == levels_.size()) return copySparse(current, begin, end, offset);
     for (int32_t j = begin; j < end; ++j) {
-      coordinates_[current.dimension] = current.indices[j];
-      ANNRT_RETURN_IF_ERROR(visit(level + 1, j));
+      ANNRT_ASSIGN_OR_RETURN(size_t step, indexStep(current, current.indices[j]));
+      ANNRT_RETURN_IF_ERROR(visit(level + 1, static_cast<size_t>(j), offset + step));
     }
     return {};
   }
 
-  Result<void> store() {
-    const size_t rank = tensor_.shape.size();
-    size_t offset = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      int64_t coordinate = int64_t{coordinates_[d]} * blockSizes_[d];
-      for (size_t b = 0; b < blockMap_.size(); ++b) {
-        if (static_cast<size_t>(blockMap_[b]) == d) coordinate += coordinates_[rank + b];
-      }
-      ANNRT_CHECK(coordinate >= 0 && coordinate < tensor_.shape[d],
-                  "sparse tensor {}: index {} out of range for dimension {} of size {}",
-                  tensor_.index, coordinate, d, tensor_.shape[d]);
-      offset = offset * tensor_.shape[d] + static_cast<size_t>(coordinate);
-    }
-    ANNRT_CHECK((stored_ + 1) * elementSize_ <= tensor_.data.size(),
+  Result<size_t> indexStep(const Level& level, int32_t index) const {
+    ANNRT_CHECK(index >= 0 && index < level.bound,
+                "sparse tensor {}: index {} out of range for dimension {} ({} blocks)",
+                tensor_.index, index, level.dimension, level.bound);
+    return static_cast<size_t>(index) * level.stride;
+  }
+
+  Result<void> take(size_t count) {
+    ANNRT_CHECK(count <= storedCount_ - stored_,
                 "sparse tensor {} '{}' has fewer stored values than its indexes address",
                 tensor_.index, tensor_.name);
-    std::memcpy(dense_.data() + offset * elementSize_, tensor_.data.data() + stored_ * elementSize_,
-                elementSize_);
-    ++stored_;
+    return {};
+  }
+
+  uint8_t* denseAt(size_t offset) { return dense_.data() + offset * elementSize_; }
+  const uint8_t* storedAt(size_t index) const { return tensor_.data.data() + index * elementSize_; }
+
+  Result<void> copyDense(const Level& level, size_t offset) {
+    const auto count = static_cast<size_t>(level.size);
+    ANNRT_RETURN_IF_ERROR(take(count));
+    if (level.stride == 1) {
+      std::memcpy(denseAt(offset), storedAt(stored_), count * elementSize_);
+    } else {
+      for (size_t c = 0; c < count; ++c) {
+        std::memcpy(denseAt(offset + c * level.stride), storedAt(stored_ + c), elementSize_);
+      }
+    }
+    stored_ += count;
+    return {};
+  }
+
+  Result<void> copySparse(const Level& level, int32_t begin, int32_t end, size_t offset) {
+    ANNRT_RETURN_IF_ERROR(take(static_cast<size_t>(end - begin)));
+    for (int32_t j = begin; j < end; ++j) {
+      ANNRT_ASSIGN_OR_RETURN(size_t step, indexStep(level, level.indices[j]));
+      std::memcpy(denseAt(offset + step), storedAt(stored_++), elementSize_);
+    }
     return {};
   }
 
   const TensorView& tensor_;
   std::vector<Level> levels_;
-  std::vector<int32_t> blockSizes_;
-  std::vector<int32_t> blockMap_;
   size_t elementSize_;
-  std::vector<int32_t> coordinates_;  // by expanded dimension
+  size_t storedCount_;
   std::vector<uint8_t> dense_;
   size_t stored_ = 0;
 };
+
+// Each level's stride and bound from the tensor's shape and block sizes,
+// and the check that a dense level fits its dimension, so that no visited
+// coordinate needs checking but the sparse levels' indices.
+Result<void> placeLevels(const TensorView& tensor, const std::vector<int32_t>& blockMap,
+                         const std::vector<int32_t>& blockSizes, std::vector<Level>& levels) {
+  const size_t rank = tensor.shape.size();
+  std::vector<size_t> denseStrides(rank, 1);
+  for (size_t d = rank; d-- > 1;) {
+    denseStrides[d - 1] = denseStrides[d] * static_cast<size_t>(tensor.shape[d]);
+  }
+  for (Level& level : levels) {
+    const auto dimension = static_cast<size_t>(level.dimension);
+    if (dimension >= rank) {  // a block level: dense, checked where read
+      level.stride = denseStrides[blockMap[dimension - rank]];
+      continue;
+    }
+    const int64_t block = blockSizes[dimension];
+    level.stride = static_cast<size_t>(block) * denseStrides[dimension];
+    level.bound = tensor.shape[dimension] / block;
+    ANNRT_CHECK(level.sparse || level.size <= level.bound,
+                "sparse tensor {}: dense level of size {} (blocks of {}) exceeds dimension {} "
+                "of size {}",
+                tensor.index, level.size, block, dimension, tensor.shape[dimension]);
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -156,14 +207,17 @@ Result<std::vector<uint8_t>> densifyTensor(const TensorView& tensor) {
     }
     if (static_cast<size_t>(level.dimension) >= rank) {
       const size_t block = level.dimension - rank;
-      ANNRT_CHECK(!level.sparse && blockMap[block] >= 0 &&
-                      static_cast<size_t>(blockMap[block]) < rank &&
-                      tensor.shape[blockMap[block]] % level.size == 0,
-                  "sparse tensor {}: bad block {}", tensor.index, block);
+      ANNRT_CHECK(
+          !level.sparse && blockMap[block] >= 0 && static_cast<size_t>(blockMap[block]) < rank &&
+              blockSizes[blockMap[block]] == 1 && tensor.shape[blockMap[block]] % level.size == 0,
+          "sparse tensor {}: bad block {} (a dense level dividing its dimension, one per "
+          "dimension)",
+          tensor.index, block);
       blockSizes[blockMap[block]] = level.size;
     }
   }
-  return Densifier(tensor, std::move(levels), std::move(blockSizes), std::move(blockMap)).run();
+  ANNRT_RETURN_IF_ERROR(placeLevels(tensor, blockMap, blockSizes, levels));
+  return Densifier(tensor, std::move(levels)).run();
 }
 
 }  // namespace annrt::tflite
