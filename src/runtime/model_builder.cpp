@@ -409,9 +409,11 @@ Result<void> ModelBuilder::finish() {
     invalid_ = true;
     return sorted;
   }
+  // The builder takes no more calls once finish has run, whatever its
+  // result, so the model takes its operands and values instead of copies.
   auto model = std::make_shared<Model>();
-  model->main = subgraph_;
-  model->operandValues = smallValues_;
+  model->main = std::move(subgraph_);
+  model->operandValues = std::move(smallValues_);
   model->pools = pools_;
   model->relaxComputationFloat32toFloat16 = relaxed_;
   model->extensions = extensions_;
@@ -435,7 +437,8 @@ Result<void> ModelBuilder::finish() {
   finished_ = true;
   largeValues_.clear();
   ANNRT_VLOG(MODEL, "finished model: {} operands, {} operations, {} referenced subgraphs",
-             subgraph_.operands.size(), subgraph_.operations.size(), model_->referenced.size());
+             model_->main.operands.size(), model_->main.operations.size(),
+             model_->referenced.size());
   return {};
 }
 

@@ -40,7 +40,6 @@ class ModelBuilder {
   bool isFinished() const { return finished_; }
   // The frozen model; only valid after finish().
   std::shared_ptr<const Model> model() const { return model_; }
-  uint32_t operationCount() const { return static_cast<uint32_t>(subgraph_.operations.size()); }
 
  private:
   Result<void> checkModifiable() const;
