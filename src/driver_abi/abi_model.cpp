@@ -68,6 +68,17 @@ Result<void> checkSubgraph(const AnnrtSubgraph& s, uint32_t referencedCount) {
 
 Subgraph subgraphFromAbi(const AnnrtSubgraph& source, Model& model) {
   Subgraph subgraph;
+  subgraph.operands.reserve(source.operandCount);
+  subgraph.operations.reserve(source.operationCount);
+  // One allocation holds every constant's pool (a model has hundreds); each
+  // pool pointer shares ownership of the whole array.
+  size_t constants = 0;
+  for (uint32_t i = 0; i < source.operandCount; ++i) {
+    constants += source.operands[i].lifetime == ANNRT_LIFETIME_CONSTANT;
+  }
+  auto borrowed = std::make_shared<std::vector<BorrowedPool>>();
+  borrowed->reserve(constants);
+  model.pools.reserve(model.pools.size() + constants);
   for (uint32_t i = 0; i < source.operandCount; ++i) {
     const AnnrtOperand& in = source.operands[i];
     Operand operand;
@@ -82,7 +93,8 @@ Subgraph subgraphFromAbi(const AnnrtSubgraph& source, Model& model) {
     if (in.lifetime == ANNRT_LIFETIME_CONSTANT) {
       operand.lifetime = Lifetime::CONSTANT_REFERENCE;
       operand.location = {static_cast<uint32_t>(model.pools.size()), 0, in.length};
-      model.pools.push_back(std::make_shared<BorrowedPool>(in.data, in.length));
+      const BorrowedPool& pool = borrowed->emplace_back(in.data, in.length);
+      model.pools.push_back(std::shared_ptr<const MemoryPool>(borrowed, &pool));
     } else {
       operand.lifetime = static_cast<Lifetime>(in.lifetime);
       if (operand.lifetime == Lifetime::SUBGRAPH) operand.location.offset = in.subgraph;
