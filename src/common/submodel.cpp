@@ -20,10 +20,20 @@ class SubmodelBuilder {
   // a submodel per stage (pose_landmark_full: 132), so anything sized by
   // the whole model here would make a warm start quadratic.
   Submodel build(const std::vector<uint32_t>& operations) {
+    size_t operandUses = 0, outputs = 0;
+    for (uint32_t index : operations) {
+      const Operation& operation = model_.main.operations[index];
+      operandUses += operation.inputs.size() + operation.outputs.size();
+      outputs += operation.outputs.size();
+    }
+    produced_.reserve(outputs);
+    mapping_.reserve(operandUses);
     for (uint32_t index : operations) {
       for (uint32_t output : model_.main.operations[index].outputs) produced_.insert(output);
     }
     auto result = std::make_shared<Model>();
+    result->main.operands.reserve(operandUses);
+    result->main.operations.reserve(operations.size());
     result->referenced = model_.referenced;
     // Referenced subgraphs name pools and small values by place too, so
     // with control flow the submodel keeps them all; otherwise only those
