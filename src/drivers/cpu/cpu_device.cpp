@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <string_view>
-#include <thread>
 
 #include "common/log.h"
 #include "drivers/cpu/cpu_cache.h"
@@ -14,6 +13,7 @@
 #include "drivers/cpu/op_lowering.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/staged_graph.h"
+#include "drivers/cpu/thread_pool.h"
 #include "drivers/cpu/work_estimate.h"
 
 namespace annrt::cpu {
@@ -162,7 +162,7 @@ class CpuDevice final : public Device {
   // came later, not sooner (docs/threads.md).
   bool spareCoreForPages(uint32_t threads) const {
     if (threads != 1) return false;
-    if (load_ == nullptr) return std::thread::hardware_concurrency() > 1;
+    if (load_ == nullptr) return onlineCores() > 1;
     return load_->advise(2).usePool;
   }
 

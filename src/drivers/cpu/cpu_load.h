@@ -9,14 +9,13 @@
 // 377 ms, where 1 thread takes 2.4 and 21 (docs/threads.md).
 #pragma once
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string_view>
+
+#include "drivers/cpu/thread_pool.h"
 
 namespace annrt::cpu {
 
@@ -71,7 +70,7 @@ class CpuLoad {
   std::optional<Sample> last_;
   bool measured_ = false;  // a window has closed
   double othersBusy_ = 0;
-  const uint32_t cores_ = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  const uint32_t cores_ = onlineCores();
 };
 
 }  // namespace annrt::cpu

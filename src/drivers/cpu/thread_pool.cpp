@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/thread_pool.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "common/device.h"
 #include "common/log.h"
@@ -33,7 +35,12 @@ uint32_t resolveThreadCount(uint32_t requested) {
   if (uint32_t fromEnvironment = threadsFromEnvironment(); fromEnvironment > 0) {
     return fromEnvironment;
   }
-  return std::max(1u, std::min(std::thread::hardware_concurrency(), kMaxThreadCount));
+  return std::min(onlineCores(), kMaxThreadCount);
+}
+
+uint32_t onlineCores() {
+  static const auto cores = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  return cores;
 }
 
 ThreadPool sharedThreadPool(uint32_t threads) {

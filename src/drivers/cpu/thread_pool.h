@@ -15,6 +15,10 @@ namespace annrt::cpu {
 
 uint32_t resolveThreadCount(uint32_t requested);
 
+// The cores online when first asked, at least 1. Asked on every compile;
+// each sysconf reads /sys/devices/system/cpu/online.
+uint32_t onlineCores();
+
 using ThreadPool = std::shared_ptr<struct pthreadpool>;
 
 // A pool of `threads` threads (the caller's thread included); null for one
