@@ -7,7 +7,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
-#include <nmmintrin.h>
+#include <immintrin.h>
 #elif defined(__aarch64__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -116,10 +116,109 @@ __attribute__((target("sse4.2"))) uint32_t hardwareCrc(uint32_t crc, const uint8
   return streamCrc(crc, p, n);
 }
 
+// Carry-less multiplication folding (the method of Intel's "Fast CRC
+// Computation for Generic Polynomials Using PCLMULQDQ"). A 128-bit lane of
+// the message, loaded little-endian, holds the coefficients of x^127 (bit 0)
+// down to x^0 (bit 127) of its place in the message. Moving a lane D bits
+// further on multiplies it by x^D modulo P: its low half L (x^127..x^64) and
+// high half H (x^63..x^0) become L * (x^(D+64) mod P) + H * (x^D mod P), at
+// most 95 bits, added (xor) into the lane found D bits further. A product of
+// two such bit-reversed values comes out one degree low, hence the constants
+// x^(D+63) and x^(D-1), bit-reversed into 64 bits. The last lane, congruent
+// to the whole message modulo P, is reduced by the CRC instruction.
+constexpr uint64_t kNormalPolynomial = 0x1EDC6F41;  // x^32 omitted
+
+constexpr uint64_t xPowerModP(uint32_t n) {
+  uint64_t r = 1;
+  for (uint32_t i = 0; i < n; ++i) {
+    r <<= 1;
+    if (r & (uint64_t{1} << 32)) r ^= (uint64_t{1} << 32) | kNormalPolynomial;
+  }
+  return r;
+}
+
+constexpr uint64_t reversed64(uint64_t v) {
+  uint64_t r = 0;
+  for (int bit = 0; bit < 64; ++bit) r |= ((v >> bit) & 1) << (63 - bit);
+  return r;
+}
+
+struct FoldConstants {
+  uint64_t low;   // multiplies a lane's low half
+  uint64_t high;  // multiplies its high half
+};
+
+constexpr FoldConstants foldBy(uint32_t bits) {
+  return {reversed64(xPowerModP(bits + 63)), reversed64(xPowerModP(bits - 1))};
+}
+
+constexpr size_t kFoldBlockBytes = 256;  // four 64-byte registers a step
+
+__attribute__((target("avx512f,vpclmulqdq"))) __m512i foldInto(__m512i lanes, __m512i constants,
+                                                               __m512i into) {
+  const __m512i low = _mm512_clmulepi64_epi128(lanes, constants, 0x00);
+  const __m512i high = _mm512_clmulepi64_epi128(lanes, constants, 0x11);
+  return _mm512_ternarylogic_epi64(low, high, into, 0x96);  // a ^ b ^ c
+}
+
+__attribute__((target("avx512f,vpclmulqdq"))) __m512i broadcastConstants(FoldConstants k) {
+  const auto low = static_cast<int64_t>(k.low), high = static_cast<int64_t>(k.high);
+  return _mm512_set_epi64(high, low, high, low, high, low, high, low);
+}
+
+// The four 128-bit lanes of `v` folded into its last one, reduced by the CRC
+// instruction.
+__attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t reduceLanes(__m512i v) {
+  static constexpr std::array<FoldConstants, 3> kLaneFolds = {foldBy(384), foldBy(256),
+                                                              foldBy(128)};
+  alignas(64) std::array<uint8_t, 64> bytes;
+  _mm512_store_si512(bytes.data(), v);
+  __m128i sum = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes.data() + 48));
+  for (size_t i = 0; i < kLaneFolds.size(); ++i) {
+    const __m128i lane = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes.data() + 16 * i));
+    const __m128i k = _mm_set_epi64x(static_cast<int64_t>(kLaneFolds[i].high),
+                                     static_cast<int64_t>(kLaneFolds[i].low));
+    sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x00));
+    sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x11));
+  }
+  const auto low = static_cast<uint64_t>(_mm_cvtsi128_si64(sum));
+  const auto high = static_cast<uint64_t>(_mm_extract_epi64(sum, 1));
+  return static_cast<uint32_t>(_mm_crc32_u64(_mm_crc32_u64(0, low), high));
+}
+
+__attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t foldingCrc(uint32_t crc,
+                                                                                const uint8_t* p,
+                                                                                size_t n) {
+  if (n < kFoldBlockBytes) return streamCrc(crc, p, n);
+  const __m512i by2048 = broadcastConstants(foldBy(2048));
+  const __m512i by512 = broadcastConstants(foldBy(512));
+  constexpr size_t kSums = kFoldBlockBytes / 64;
+  __m512i sums[kSums];
+  for (size_t i = 0; i < kSums; ++i) sums[i] = _mm512_loadu_si512(p + 64 * i);
+  // The running CRC enters as the message's first 32 bits.
+  sums[0] = _mm512_xor_si512(sums[0],
+                             _mm512_zextsi128_si512(_mm_cvtsi32_si128(static_cast<int32_t>(crc))));
+  p += kFoldBlockBytes;
+  n -= kFoldBlockBytes;
+  for (; n >= kFoldBlockBytes; n -= kFoldBlockBytes, p += kFoldBlockBytes) {
+    for (size_t i = 0; i < kSums; ++i) {
+      sums[i] = foldInto(sums[i], by2048, _mm512_loadu_si512(p + 64 * i));
+    }
+  }
+  __m512i sum =
+      foldInto(foldInto(foldInto(sums[0], by512, sums[1]), by512, sums[2]), by512, sums[3]);
+  for (; n >= 64; n -= 64, p += 64) sum = foldInto(sum, by512, _mm512_loadu_si512(p));
+  return streamCrc(reduceLanes(sum), p, n);
+}
+
+bool hasFoldingCrc() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq") &&
+         __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
+}
+
 bool hasHardwareCrc() {
   return __builtin_cpu_supports("sse4.2");
 }
-constexpr const char* kHardwareName = "sse4.2";
 #elif defined(__aarch64__)
 // CRC32 is optional in ARMv8.0 (mandatory from 8.1), so it is enabled for
 // this function only and used when the kernel reports it. The compilers
@@ -147,35 +246,67 @@ ANNRT_CRC_TARGET uint32_t hardwareCrc(uint32_t crc, const uint8_t* p, size_t n) 
 bool hasHardwareCrc() {
   return (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
 }
-constexpr const char* kHardwareName = "armv8-crc";
 #endif
 
 using CrcFunction = uint32_t (*)(uint32_t, const uint8_t*, size_t);
 
-CrcFunction chosen() {
+CrcFunction kernelFunction(Crc32cKernel kernel) {
+  switch (kernel) {
 #if defined(__x86_64__) || defined(__aarch64__)
-  static const CrcFunction function = hasHardwareCrc() ? hardwareCrc : tableCrc;
-  return function;
-#else
-  return tableCrc;
+    case Crc32cKernel::CRC_INSTRUCTION: return hardwareCrc;
 #endif
+#if defined(__x86_64__)
+    case Crc32cKernel::CARRYLESS_FOLDING: return foldingCrc;
+#endif
+    default: return tableCrc;
+  }
+}
+
+Crc32cKernel fastestKernel() {
+  static const Crc32cKernel kernel = crc32cKernelsOnThisCpu().back();
+  return kernel;
 }
 
 }  // namespace
 
+std::vector<Crc32cKernel> crc32cKernelsOnThisCpu() {
+  std::vector<Crc32cKernel> kernels = {Crc32cKernel::TABLE};
+#if defined(__x86_64__) || defined(__aarch64__)
+  if (hasHardwareCrc()) kernels.push_back(Crc32cKernel::CRC_INSTRUCTION);
+#endif
+#if defined(__x86_64__)
+  if (hasFoldingCrc()) kernels.push_back(Crc32cKernel::CARRYLESS_FOLDING);
+#endif
+  return kernels;
+}
+
+uint32_t crc32cWith(Crc32cKernel kernel, uint32_t crc, std::span<const uint8_t> data) {
+  return ~kernelFunction(kernel)(~crc, data.data(), data.size());
+}
+
 uint32_t crc32c(uint32_t crc, std::span<const uint8_t> data) {
-  return ~chosen()(~crc, data.data(), data.size());
+  return crc32cWith(fastestKernel(), crc, data);
 }
 
 uint32_t crc32cPortable(uint32_t crc, std::span<const uint8_t> data) {
-  return ~tableCrc(~crc, data.data(), data.size());
+  return crc32cWith(Crc32cKernel::TABLE, crc, data);
+}
+
+const char* crc32cKernelName(Crc32cKernel kernel) {
+  switch (kernel) {
+    case Crc32cKernel::TABLE: return "table";
+#if defined(__aarch64__)
+    case Crc32cKernel::CRC_INSTRUCTION: return "armv8-crc";
+#else
+    case Crc32cKernel::CRC_INSTRUCTION: return "sse4.2";
+#endif
+    case Crc32cKernel::CARRYLESS_FOLDING: return "vpclmulqdq-avx512";
+  }
+  return "unknown";
 }
 
 const char* crc32cImplementation() {
-#if defined(__x86_64__) || defined(__aarch64__)
-  if (chosen() == hardwareCrc) return kHardwareName;
-#endif
-  return "table";
+  return crc32cKernelName(fastestKernel());
 }
 
 }  // namespace annrt::runtime

@@ -90,20 +90,38 @@ TEST(Crc32cTest, MatchesPublishedValues) {
   EXPECT_EQ(crc32c(0, ones), 0x62A8AB43u);
 }
 
-TEST(Crc32cTest, HardwareAndTableAgreeAtEveryLengthAndAlignment) {
+// Every kernel this CPU runs against the table, around each one's block
+// sizes: the CRC instruction's 12288-byte blocks of three streams and the
+// folding kernel's 256-byte steps and 64-byte registers.
+TEST(Crc32cTest, EveryKernelAgreesWithTheTableAtEveryLengthAndAlignment) {
   const std::vector<uint8_t> data = randomBytes(3 * 12288 + 16, 2);
-  // Lengths around the hardware path's 12288-byte blocks of three streams too.
-  for (size_t start = 0; start < 9; ++start) {
-    for (size_t length :
-         {0, 1, 7, 8, 9, 15, 16, 100, 1000, 4000, 12287, 12288, 12289, 24583, 3 * 12288 + 7}) {
-      const auto bytes = std::span(data).subspan(start, length);
-      ASSERT_EQ(crc32c(0, bytes), crc32cPortable(0, bytes))
-          << crc32cImplementation() << " start " << start << " length " << length;
+  std::vector<size_t> lengths = {0,    1,    7,     8,     9,     15,    16,           100,
+                                 1000, 4000, 12287, 12288, 12289, 24583, 3 * 12288 + 7};
+  for (size_t length = 240; length <= 600; ++length) lengths.push_back(length);
+  for (Crc32cKernel kernel : crc32cKernelsOnThisCpu()) {
+    for (size_t start = 0; start < 9; ++start) {
+      for (size_t length : lengths) {
+        const auto bytes = std::span(data).subspan(start, length);
+        ASSERT_EQ(crc32cWith(kernel, 0, bytes), crc32cPortable(0, bytes))
+            << crc32cKernelName(kernel) << " start " << start << " length " << length;
+        ASSERT_EQ(crc32cWith(kernel, 0x12345678, bytes), crc32cPortable(0x12345678, bytes))
+            << crc32cKernelName(kernel) << " start " << start << " length " << length;
+      }
     }
+    // Extending a CRC equals the CRC of the concatenation.
+    const auto all = std::span(data);
+    EXPECT_EQ(crc32cWith(kernel, crc32cWith(kernel, 0, all.first(1001)), all.subspan(1001)),
+              crc32cPortable(0, all))
+        << crc32cKernelName(kernel);
   }
-  // Extending a CRC equals the CRC of the concatenation.
-  const auto all = std::span(data);
-  EXPECT_EQ(crc32c(crc32c(0, all.first(1001)), all.subspan(1001)), crc32c(0, all));
+}
+
+// crc32c runs the last (fastest) kernel of the list.
+TEST(Crc32cTest, UsesTheFastestKernel) {
+  const std::vector<Crc32cKernel> kernels = crc32cKernelsOnThisCpu();
+  ASSERT_FALSE(kernels.empty());
+  EXPECT_EQ(kernels.front(), Crc32cKernel::TABLE);
+  EXPECT_STREQ(crc32cImplementation(), crc32cKernelName(kernels.back()));
 }
 
 TEST(Hash128Test, SeesEveryByteAndTheLength) {
