@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <limits>
-#include <map>
 #include <optional>
-#include <set>
+#include <queue>
 
 #include "common/log.h"
 
@@ -198,37 +198,42 @@ class Partitioner {
     }
     std::vector<uint32_t> pending(operations.size(), 0);
     std::vector<std::vector<uint32_t>> dependents(operations.size());
+    std::vector<uint32_t> sources;
     for (size_t op = 0; op < operations.size(); ++op) {
-      std::set<int> sources;
+      sources.clear();
       for (uint32_t in : operations[op].inputs) {
-        if (producer[in] >= 0) sources.insert(producer[in]);
+        if (producer[in] >= 0) sources.push_back(static_cast<uint32_t>(producer[in]));
       }
+      std::sort(sources.begin(), sources.end());
+      sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
       pending[op] = static_cast<uint32_t>(sources.size());
-      for (int source : sources) dependents[source].push_back(static_cast<uint32_t>(op));
+      for (uint32_t source : sources) dependents[source].push_back(static_cast<uint32_t>(op));
     }
-    std::map<size_t, std::set<uint32_t>> ready;  // device -> ready ops (by index)
+    // Per device, its ready operations, lowest index first.
+    using ReadyQueue = std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>>;
+    std::vector<ReadyQueue> ready(devices_.size());
     for (uint32_t op = 0; op < operations.size(); ++op) {
-      if (pending[op] == 0) ready[assignment[op]].insert(op);
+      if (pending[op] == 0) ready[assignment[op]].push(op);
     }
     PartitionPlan plan;
     while (true) {
       size_t device = devices_.size();
       uint32_t first = UINT32_MAX;
-      for (const auto& [d, ops] : ready) {
-        if (!ops.empty() && *ops.begin() < first) {
-          first = *ops.begin();
+      for (size_t d = 0; d < ready.size(); ++d) {
+        if (!ready[d].empty() && ready[d].top() < first) {
+          first = ready[d].top();
           device = d;
         }
       }
       if (device == devices_.size()) break;
       PlannedStep step{devices_[device], {}};
-      auto& queue = ready[device];
+      ReadyQueue& queue = ready[device];
       while (!queue.empty()) {
-        const uint32_t op = *queue.begin();
-        queue.erase(queue.begin());
+        const uint32_t op = queue.top();
+        queue.pop();
         step.operations.push_back(op);
         for (uint32_t next : dependents[op]) {
-          if (--pending[next] == 0) ready[assignment[next]].insert(next);
+          if (--pending[next] == 0) ready[assignment[next]].push(next);
         }
       }
       plan.steps.push_back(std::move(step));
@@ -252,14 +257,15 @@ class Partitioner {
     for (size_t op = 0; op < model_.main.operations.size(); ++op) {
       for (uint32_t out : model_.main.operations[op].outputs) producerStep[out] = stepOf[op];
     }
-    std::set<uint32_t> crossing;
+    std::vector<bool> crossing(model_.main.operands.size(), false);
     for (size_t op = 0; op < model_.main.operations.size(); ++op) {
       for (uint32_t in : model_.main.operations[op].inputs) {
-        if (producerStep[in] >= 0 && producerStep[in] != stepOf[op]) crossing.insert(in);
+        if (producerStep[in] >= 0 && producerStep[in] != stepOf[op]) crossing[in] = true;
       }
     }
     total += kBoundaryCost * static_cast<double>(plan.steps.size() - 1);
-    for (uint32_t operand : crossing) {
+    for (size_t operand = 0; operand < crossing.size(); ++operand) {
+      if (!crossing[operand]) continue;
       total +=
           kBoundaryCostPerByte * static_cast<double>(declaredBytes(model_.main.operands[operand]));
     }

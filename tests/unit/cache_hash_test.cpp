@@ -17,6 +17,7 @@
 #include "runtime/compilation_cache.h"
 #include "runtime/crc32c.h"
 #include "runtime/hash128.h"
+#include "runtime/hash_writer.h"
 #include "runtime/sha256.h"
 #include "runtime/sha256_blocks.h"
 
@@ -122,6 +123,38 @@ TEST(Crc32cTest, UsesTheFastestKernel) {
   ASSERT_FALSE(kernels.empty());
   EXPECT_EQ(kernels.front(), Crc32cKernel::TABLE);
   EXPECT_STREQ(crc32cImplementation(), crc32cKernelName(kernels.back()));
+}
+
+// HashWriter buffers its fields; its digest is SHA-256 of the fields' bytes
+// in order (little-endian, lengths before strings), whatever their sizes
+// against its buffer.
+TEST(HashWriterTest, DigestIsSha256OfTheFieldsInOrder) {
+  for (size_t large : {0, 1, 1000, 1023, 1024, 1025, 5000}) {
+    HashWriter writer;
+    std::vector<uint8_t> expected;
+    auto little = [&](uint64_t v, int size) {
+      for (int i = 0; i < size; ++i) expected.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    };
+    for (uint32_t i = 0; i < 300; ++i) {
+      writer.u32(i * 2654435761u);
+      little(i * 2654435761u, 4);
+      writer.u64(uint64_t{i} << 40 | i);
+      little(uint64_t{i} << 40 | i, 8);
+    }
+    const std::vector<uint8_t> data = randomBytes(large, 5);
+    writer.bytes(data);
+    little(data.size(), 8);
+    expected.insert(expected.end(), data.begin(), data.end());
+    writer.u32s({7, 8, 9});
+    little(3, 8);
+    for (uint32_t v : {7, 8, 9}) little(v, 4);
+    writer.text("end");
+    little(3, 8);
+    expected.insert(expected.end(), {'e', 'n', 'd'});
+    Sha256 sha;
+    sha.update(expected);
+    EXPECT_EQ(writer.finish(), sha.finish()) << "a string of " << large << " bytes";
+  }
 }
 
 TEST(Hash128Test, SeesEveryByteAndTheLength) {
