@@ -257,7 +257,7 @@ void registerReshape(const std::string& name, uint32_t size, uint32_t channels) 
   });
 }
 
-// An element-by-element `type` (HARD_SWISH, LOGISTIC) of [1, size, size,
+// An element-by-element `type` (HARD_SWISH, LOGISTIC, RELU) of [1, size, size,
 // channels].
 void registerUnary(const std::string& name, int32_t type, uint32_t size, uint32_t channels) {
   registerPair(name, [=](benchmark::State& state, bool native) {
@@ -427,6 +427,12 @@ int main(int argc, char** argv) {
   registerUnary("HardSwish_16x16x128", ANEURALNETWORKS_HARD_SWISH, 16, 128);
   registerUnary("Logistic_1x1x96", ANEURALNETWORKS_LOGISTIC, 1, 96);
   registerUnary("Logistic_256x256x1", ANEURALNETWORKS_LOGISTIC, 256, 1);
+  // face_detection_full_range's RELUs of its feature pyramid.
+  registerUnary("Relu_6x6x96", ANEURALNETWORKS_RELU, 6, 96);
+  registerUnary("Relu_12x12x96", ANEURALNETWORKS_RELU, 12, 96);
+  registerUnary("Relu_24x24x64", ANEURALNETWORKS_RELU, 24, 64);
+  registerUnary("Relu_48x48x48", ANEURALNETWORKS_RELU, 48, 48);
+  registerUnary("Relu6_48x48x48", ANEURALNETWORKS_RELU6, 48, 48);
   registerChannelScale("ChannelScale_128x128x16", 128, 16);
   registerChannelScale("ChannelScale_64x64x16", 64, 16);
   registerChannelScale("ChannelScale_16x16x96", 16, 96);

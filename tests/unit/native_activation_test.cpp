@@ -1,7 +1,7 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// annrt-cpu's own HARD_SWISH and LOGISTIC (native_unary.cpp) against
+// annrt-cpu's own HARD_SWISH, LOGISTIC and RELUs (native_unary.cpp) against
 // XNNPACK's, in the code of every instruction set the host runs, on whole
 // vectors and tails, values past exp's range included.
 #include <gtest/gtest.h>
@@ -42,7 +42,8 @@ std::vector<float> inputValues(size_t count) {
 
 TEST(NativeActivationTest, ComputesWhatXnnpackComputes) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
-  for (int32_t type : {ANEURALNETWORKS_HARD_SWISH, ANEURALNETWORKS_LOGISTIC}) {
+  for (int32_t type : {ANEURALNETWORKS_HARD_SWISH, ANEURALNETWORKS_LOGISTIC, ANEURALNETWORKS_RELU,
+                       ANEURALNETWORKS_RELU1, ANEURALNETWORKS_RELU6}) {
     for (const std::vector<uint32_t>& dims : std::vector<std::vector<uint32_t>>{
              {1, 1, 1, 96}, {1, 7, 5, 13}, {2, 16, 16}, {3}, {1, 64, 64, 1}}) {
       SCOPED_TRACE(std::to_string(type) + " of " + toString(dims));

@@ -19,7 +19,10 @@ Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& contex
     case OperationType::MEAN: return makeNativeAverage(context, op);
     case OperationType::MUL: return makeNativeMultiply(context, op);
     case OperationType::HARD_SWISH:
-    case OperationType::LOGISTIC: return makeNativeUnary(context, op);
+    case OperationType::LOGISTIC:
+    case OperationType::RELU:
+    case OperationType::RELU1:
+    case OperationType::RELU6: return makeNativeUnary(context, op);
     case OperationType::CONCATENATION: return makeNativeConcatenation(context, op);
     case OperationType::RESHAPE:
     case OperationType::SQUEEZE:

@@ -103,7 +103,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeAverage(LoweringContext& context
                                                         const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeMultiply(LoweringContext& context,
                                                          const Operation& op);
-// HARD_SWISH and LOGISTIC.
+// HARD_SWISH, LOGISTIC, RELU, RELU1 and RELU6.
 Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
                                                       const Operation& op);
 // RESHAPE, SQUEEZE and EXPAND_DIMS (isReshape, fusion.h), as a copy.

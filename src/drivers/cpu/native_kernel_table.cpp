@@ -204,6 +204,15 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "Zen 5, alone (min-max of 3): 1x1x96 0.74-0.76 vs 0.77-0.78 (level), 256x256x1 10.3-10.4 "
       "vs 6.6, so the kernel takes at most 4096 elements; kept between native operations"},
      kUnmeasured},
+    // CLAMP
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 5, alone, RELU (min-max of 3, a build on the other core): 6x6x96 0.79-0.82 vs "
+      "0.80-0.82, 12x12x96 1.27-1.30 vs 1.29-1.30, 24x24x64 2.21-2.23 vs 2.16-2.21, 48x48x48 "
+      "6.05-6.82 vs 6.02-6.93 (RELU6 6.28-6.80 vs 5.90-6.76): level, kept between native "
+      "operations (face_detection_full_range's RELUs of convolutions run before others)"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -225,7 +234,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "global average pool",
                                                                        "mul",
                                                                        "hard swish",
-                                                                       "logistic"};
+                                                                       "logistic",
+                                                                       "clamp"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

@@ -91,8 +91,10 @@ enum class NativeForm : uint8_t {
   // Element by element (native_unary.cpp).
   HARD_SWISH,
   LOGISTIC,
+  // RELU, RELU1 and RELU6 that no operation before them takes in.
+  CLAMP,
 };
-inline constexpr size_t kNativeFormCount = 18;
+inline constexpr size_t kNativeFormCount = 19;
 
 std::string_view nativeFormName(NativeForm form);
 

@@ -1,11 +1,12 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// HARD_SWISH and LOGISTIC of float32 tensors, element by element, 16 a
-// vector: the activations of selfie segmentation's squeeze-and-excitation
-// blocks, which otherwise each cut the native stages around them for one
-// XNNPACK node. LOGISTIC is 1 / (1 + e^-x) with e^x as 2^n times a
-// polynomial of the remainder (n the nearest integer to x log2(e), the
+// HARD_SWISH, LOGISTIC and the RELU family of float32 tensors, element by
+// element, 16 a vector: activations that would otherwise each cut the
+// native stages around them for one XNNPACK node (selfie segmentation's
+// squeeze-and-excitation blocks; face_detection_full_range's RELUs of
+// convolutions that are not the operation before them, so not folded). LOGISTIC is 1 / (1 + e^-x)
+// with e^x as 2^n times a polynomial of the remainder (n the nearest integer to x log2(e), the
 // remainder x - n ln(2) taken in two parts), within a few ulp of std::exp.
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
@@ -84,6 +85,14 @@ ANNRT_NATIVE_VARIANTS(hardSwishRange, (const float* in, float* out, size_t count
 ANNRT_NATIVE_VARIANTS(logisticRange, (const float* in, float* out, size_t count),
                       { mapRange(in, out, count, logisticVector<Float16>); })
 
+ANNRT_NATIVE_VARIANTS(clampRange,
+                      (const float* in, float* out, size_t count, float low, float high), {
+                        const Float16 lows = splatVector<Float16>(low);
+                        const Float16 highs = splatVector<Float16>(high);
+                        mapRange(in, out, count,
+                                 [&](Float16 x) { return clampVector(x, lows, highs); });
+                      })
+
 class UnaryKernel final : public NativeKernel {
  public:
   using Range = void (*)(const float*, float*, size_t);
@@ -107,26 +116,62 @@ class UnaryKernel final : public NativeKernel {
   size_t elements_;
 };
 
+// RELU, RELU1 or RELU6 that no operation before it took in.
+class ClampKernel final : public NativeKernel {
+ public:
+  ClampKernel(const Operation& op, OutputRange range, size_t elements)
+      : NativeKernel({op.inputs[0]}, op.outputs[0], NativeForm::CLAMP),
+        range_(range),
+        clamp_(clampRange[nativeCodeIsa()]),
+        elements_(elements) {}
+
+  void run(const std::vector<const float*>& inputs, float* output,
+           pthreadpool_t pool) const override {
+    parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
+      clamp_(inputs[0] + start, output + start, count, range_.min, range_.max);
+    });
+  }
+
+ private:
+  // A clamp after it (RELU then RELU6) narrows this one.
+  void narrow(const OutputRange& range) override {
+    range_.min = std::max(range_.min, range.min);
+    range_.max = std::min(range_.max, range.max);
+  }
+
+  OutputRange range_;
+  void (*clamp_)(const float*, float*, size_t, float, float);
+  size_t elements_;
+};
+
+Result<void> checkElementwise(const LoweringContext& context, const Operation& op) {
+  ANNRT_CPU_REQUIRE(op.inputs.size() == 1 && op.outputs.size() == 1, "unexpected operands");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {0}));
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[0]), "the input is a constant");
+  ANNRT_CPU_REQUIRE(context.input(op, 0).shape.dims == context.output(op, 0).shape.dims,
+                    "the output's dims differ from the input's");
+  return {};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
                                                       const Operation& op) {
+  ANNRT_RETURN_IF_ERROR(checkElementwise(context, op));
+  const size_t elements = elementCount(context.input(op, 0).shape);
+  if (const std::optional<OutputRange> range = reluRange(op.type)) {
+    return std::unique_ptr<NativeKernel>(new ClampKernel(op, *range, elements));
+  }
   const bool hardSwish = op.type == OperationType::HARD_SWISH;
   ANNRT_CPU_REQUIRE(hardSwish || op.type == OperationType::LOGISTIC, "no native kernel for {}",
                     operationTypeName(op.type));
-  ANNRT_CPU_REQUIRE(op.inputs.size() == 1 && op.outputs.size() == 1, "unexpected operands");
-  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {0}));
-  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[0]), "the input is a constant");
-  const Shape& input = context.input(op, 0).shape;
-  ANNRT_CPU_REQUIRE(input.dims == context.output(op, 0).shape.dims,
-                    "the output's dims differ from the input's");
-  ANNRT_CPU_REQUIRE(hardSwish || elementCount(input) <= kLogisticMaxElements,
-                    "a LOGISTIC of {} elements: the native one takes at most {}",
-                    elementCount(input), kLogisticMaxElements);
+  ANNRT_CPU_REQUIRE(hardSwish || elements <= kLogisticMaxElements,
+                    "a LOGISTIC of {} elements: the native one takes at most {}", elements,
+                    kLogisticMaxElements);
   const NativeIsa isa = nativeCodeIsa();
   return std::unique_ptr<NativeKernel>(
       new UnaryKernel(op, hardSwish ? NativeForm::HARD_SWISH : NativeForm::LOGISTIC,
-                      hardSwish ? hardSwishRange[isa] : logisticRange[isa], elementCount(input)));
+                      hardSwish ? hardSwishRange[isa] : logisticRange[isa], elements));
 }
 
 }  // namespace annrt::cpu
