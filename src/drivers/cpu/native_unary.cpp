@@ -5,9 +5,10 @@
 // element, 16 a vector: activations that would otherwise each cut the
 // native stages around them for one XNNPACK node (selfie segmentation's
 // squeeze-and-excitation blocks; face_detection_full_range's RELUs of
-// convolutions that are not the operation before them, so not folded). LOGISTIC is 1 / (1 + e^-x)
-// with e^x as 2^n times a polynomial of the remainder (n the nearest integer to x log2(e), the
-// remainder x - n ln(2) taken in two parts), within a few ulp of std::exp.
+// convolutions that are not the operation before them, so not folded).
+// LOGISTIC is 1 / (1 + e^-x) with e^x as 2^n times a polynomial of the
+// remainder (n the nearest integer to x log2(e), the remainder x - n ln(2)
+// taken in two parts), within a few ulp of std::exp.
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
@@ -133,7 +134,8 @@ class ClampKernel final : public NativeKernel {
   }
 
  private:
-  // A clamp after it (RELU then RELU6) narrows this one.
+  // The fusion plan folds no clamp into a RELU (fusion.h); were it to, the
+  // ranges would meet.
   void narrow(const OutputRange& range) override {
     range_.min = std::max(range_.min, range.min);
     range_.max = std::min(range_.max, range.max);
