@@ -190,8 +190,9 @@ __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t foldingCrc(
                                                                                 const uint8_t* p,
                                                                                 size_t n) {
   if (n < kFoldBlockBytes) return streamCrc(crc, p, n);
-  const __m512i by2048 = broadcastConstants(foldBy(2048));
-  const __m512i by512 = broadcastConstants(foldBy(512));
+  static constexpr FoldConstants kBy2048 = foldBy(2048), kBy512 = foldBy(512);
+  const __m512i by2048 = broadcastConstants(kBy2048);
+  const __m512i by512 = broadcastConstants(kBy512);
   constexpr size_t kSums = kFoldBlockBytes / 64;
   __m512i sums[kSums];
   for (size_t i = 0; i < kSums; ++i) sums[i] = _mm512_loadu_si512(p + 64 * i);
