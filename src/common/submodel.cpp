@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/submodel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "common/align.h"
 
@@ -20,17 +20,14 @@ class SubmodelBuilder {
   // a submodel per stage (pose_landmark_full: 132), so anything sized by
   // the whole model here would make a warm start quadratic.
   Submodel build(const std::vector<uint32_t>& operations) {
-    size_t operandUses = 0, outputs = 0;
+    size_t operandUses = 0;
     for (uint32_t index : operations) {
       const Operation& operation = model_.main.operations[index];
       operandUses += operation.inputs.size() + operation.outputs.size();
-      outputs += operation.outputs.size();
+      produced_.insert(produced_.end(), operation.outputs.begin(), operation.outputs.end());
     }
-    produced_.reserve(outputs);
+    std::sort(produced_.begin(), produced_.end());
     mapping_.reserve(operandUses);
-    for (uint32_t index : operations) {
-      for (uint32_t output : model_.main.operations[index].outputs) produced_.insert(output);
-    }
     auto result = std::make_shared<Model>();
     result->main.operands.reserve(operandUses);
     result->main.operations.reserve(operations.size());
@@ -85,7 +82,7 @@ class SubmodelBuilder {
                          source.lifetime == Lifetime::NO_VALUE ||
                          source.lifetime == Lifetime::SUBGRAPH;
     if (!isValue) {
-      if (!produced_.contains(index)) {
+      if (!std::binary_search(produced_.begin(), produced_.end(), index)) {
         operand.lifetime = Lifetime::SUBGRAPH_INPUT;
         result.main.inputIndexes.push_back(newIndex);
         submodel.inputs.push_back(index);
@@ -126,7 +123,7 @@ class SubmodelBuilder {
   const std::function<bool(uint32_t)>& isReadOutside_;
   const bool compact_ = model_.referenced.empty();
   std::unordered_map<uint32_t, uint32_t> poolMapping_;
-  std::unordered_set<uint32_t> produced_;
+  std::vector<uint32_t> produced_;  // sorted
   std::unordered_map<uint32_t, uint32_t> mapping_;
 };
 

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <numeric>
 #include <random>
 
 #include "schema_generated.h"
@@ -174,9 +173,11 @@ std::vector<float> sparseValues(size_t count, std::mt19937& random) {
   return values;
 }
 
+// The dense tensor's element count, as the importer counts it.
 size_t elementCount(const std::vector<int32_t>& shape) {
-  return std::accumulate(shape.begin(), shape.end(), size_t{1},
-                         [](size_t n, int32_t d) { return n * static_cast<size_t>(d); });
+  TensorView tensor;
+  tensor.shape = shape;
+  return tensor.elementCount();
 }
 
 Result<std::vector<uint8_t>> densify(const Format& format, const Compressed& compressed,

@@ -136,10 +136,7 @@ class ClampKernel final : public NativeKernel {
  private:
   // The fusion plan folds no clamp into a RELU (fusion.h); were it to, the
   // ranges would meet.
-  void narrow(const OutputRange& range) override {
-    range_.min = std::max(range_.min, range.min);
-    range_.max = std::min(range_.max, range.max);
-  }
+  void narrow(const OutputRange& range) override { range_ = intersect(range_, range); }
 
   OutputRange range_;
   void (*clamp_)(const float*, float*, size_t, float, float);
