@@ -7,8 +7,11 @@
 # across campaigns (started from the build's seeds), its findings in
 # CORPUS_DIR/<target>-findings/. Prints one line per target: executions,
 # executions per second, coverage (edges), features, corpus entries, peak RSS
-# and findings; exits 1 when a target found something.
-#   fuzz/long-run.sh BUILD_DIR SECONDS CORPUS_DIR [TARGET...]
+# and findings; exits 1 when a target found something. With RUNS set, a
+# target also stops after that many executions (the issue's bar: 10 million
+# executions or 2 hours, whichever comes first); the seconds column is then
+# the time it took.
+#   [RUNS=N] fuzz/long-run.sh BUILD_DIR SECONDS CORPUS_DIR [TARGET...]
 # BUILD_DIR is a clang build with -DANNRT_BUILD_FUZZERS=ON (build-asan-clang).
 set -uo pipefail
 build="$1" seconds="$2" corpus="$3"
@@ -20,17 +23,21 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 status=0
 printf '| target | seconds | executions | exec/s | cov | ft | corpus | peak RSS MB | findings |\n|---|---|---|---|---|---|---|---|---|\n'
+limits=(-max_total_time="$seconds")
+[ -z "${RUNS:-}" ] || limits+=(-runs="$RUNS")
 for target in "${targets[@]}"; do
   mkdir -p "$corpus/$target" "$corpus/$target-findings"
   log="$corpus/$target.log"
+  start=$SECONDS
   "$build/fuzz/$target" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
-    -max_total_time="$seconds" -artifact_prefix="$corpus/$target-findings/" \
+    "${limits[@]}" -artifact_prefix="$corpus/$target-findings/" \
     "$corpus/$target" "$build/fuzz/seeds/$target" >"$log" 2>&1
+  took=$((SECONDS - start))
   # slow-unit-* files only say an input took over 10 s, which a busy
   # machine causes too; -timeout decides what is a hang.
   findings=$(find "$corpus/$target-findings" -type f ! -name 'slow-unit-*' | wc -l)
   [ "$findings" -eq 0 ] || status=1
-  awk -v t="$target" -v s="$seconds" -v f="$findings" '
+  awk -v t="$target" -v s="$took" -v f="$findings" '
     /^#[0-9]+/ && / cov: / { for (i = 1; i <= NF; ++i) { if ($i == "cov:") cov = $(i + 1);
         if ($i == "ft:") ft = $(i + 1); if ($i == "corp:") { split($(i + 1), c, "/"); corp = c[1] } } }
     /^stat::number_of_executed_units:/ { execs = $2 }
