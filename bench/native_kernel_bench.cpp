@@ -271,6 +271,23 @@ void registerUnary(const std::string& name, int32_t type, uint32_t size, uint32_
   });
 }
 
+// FULLY_CONNECTED of `batch` rows of `inputs` floats to `units` (the hand
+// models' heads: 1152 to 63 landmarks and to 1 score).
+void registerFullyConnected(const std::string& name, uint32_t batch, uint32_t inputs,
+                            uint32_t units) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, size_t{batch} * inputs, size_t{batch} * units, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({batch, inputs});
+      const uint32_t out = g.tensor({batch, units});
+      const uint32_t weights = g.constant({units, inputs}, randomValues(size_t{units} * inputs, 1));
+      const uint32_t bias = g.constant({units}, randomValues(units, 2));
+      g.operation(ANEURALNETWORKS_FULLY_CONNECTED,
+                  {in, weights, bias, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {out});
+      g.finish({in}, {out});
+    });
+  });
+}
+
 // MUL of [1, size, size, channels] by [1, 1, 1, channels] (selfie
 // segmentation's squeeze-and-excitation scaling).
 void registerChannelScale(const std::string& name, uint32_t size, uint32_t channels) {
@@ -332,6 +349,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
+  using annrt::test::registerFullyConnected;
   using annrt::test::registerGlobalAverage;
   using annrt::test::registerMaxPool;
   using annrt::test::registerPaddedAdd;
@@ -394,6 +412,10 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_48to24_48", {false, 48, 48, 24, 1, 1});
   registerCase("Pointwise_32to128_24", {false, 24, 32, 128, 1, 1});
   registerCase("Pointwise_128to32_24", {false, 24, 128, 32, 1, 1});
+  // The hand models' heads, and a batch of rows.
+  registerFullyConnected("FullyConnected_1152to63", 1, 1152, 63);
+  registerFullyConnected("FullyConnected_1152to1", 1, 1152, 1);
+  registerFullyConnected("FullyConnected_256to128_b8", 8, 256, 128);
   // First layers: 3 input channels, stride 2.
   registerCase("Conv3x3_3to16_256_s2", {false, 256, 3, 16, 3, 2});
   registerCase("Conv3x3_3to8_256_s2", {false, 256, 3, 8, 3, 2});

@@ -334,7 +334,9 @@ INSTANTIATE_TEST_SUITE_P(
         with(pointwise("Pointwise32to56Relu", 7, 32, 56),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU; }),
         pointwise("Pointwise384to392PanelsOuter", 5, 384, 392),
-        conv("ByOutput8to16Pointwise", 12, 8, 16, 1), conv("ByOutput3to16", 10, 3, 16, 3),
+        // One pixel: the one-row tile's split sums, with a tail of K.
+        pointwise("Pointwise1Pixel67to40", 1, 67, 40), conv("ByOutput8to16Pointwise", 12, 8, 16, 1),
+        conv("ByOutput3to16", 10, 3, 16, 3),
         with(conv("ByOutput16to8Stride2Relu", 15, 16, 8, 3),
              [](ConvCase& c) {
                c.stride = 2;
@@ -420,6 +422,84 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
     EXPECT_TRUE(plan.stages[0].native);
     EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
   });
+}
+
+struct FullyConnectedCase {
+  std::vector<uint32_t> inputDims;
+  uint32_t units = 0;
+  int32_t activation = ANEURALNETWORKS_FUSED_NONE;
+};
+
+// FULLY_CONNECTED as the 1x1 product (native_pointwise.cpp): the hand
+// models' heads (1152 to 63 and to 1, one row), a K that is no multiple of
+// the one-row tile's 4 sums, and rows of a rank-4 input flattened, clamped.
+TEST(NativeStageTest, FullyConnectedComputesWhatXnnpackComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::vector<FullyConnectedCase> cases = {
+      {{1, 1152}, 63},
+      {{1, 1152}, 1},
+      {{1, 37}, 20, ANEURALNETWORKS_FUSED_RELU},
+      {{5, 1, 2, 24}, 33, ANEURALNETWORKS_FUSED_RELU6},
+      {{13, 48}, 130},
+  };
+  for (const FullyConnectedCase& c : cases) {
+    test::InternalModel m;
+    const uint32_t input = m.tensor(c.inputDims);
+    const size_t inputCount = count(c.inputDims);
+    const auto inputSize = static_cast<uint32_t>(inputCount / c.inputDims[0]);
+    const uint32_t batch = c.inputDims[0];
+    const uint32_t output = m.tensor({batch, c.units});
+    const uint32_t weights =
+        m.constant({c.units, inputSize}, test::seededValues(size_t{c.units} * inputSize, 21));
+    const uint32_t bias = m.constant({c.units}, test::seededValues(c.units, 22));
+    m.operation(ANEURALNETWORKS_FULLY_CONNECTED, {input, weights, bias, m.int32(c.activation)},
+                {output});
+    const std::shared_ptr<const Model> model = m.finish({input}, {output});
+    SCOPED_TRACE(toString(c.inputDims) + " to " + std::to_string(c.units));
+    const std::vector<float> in = test::seededValues(inputCount, 23);
+    const size_t outputs = size_t{batch} * c.units;
+    auto xnnpack = CompiledGraph::compile(model, nullptr);
+    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+    const std::vector<float> expected = runStage(**xnnpack, in, outputs);
+    forEachIsa([&] {
+      for (uint32_t threads : {1u, 2u}) {
+        auto native = compileNative(model, sharedThreadPool(threads));
+        ASSERT_TRUE(native.ok()) << native.error().message;
+        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, in, outputs), expected));
+      }
+    });
+  }
+}
+
+// The hand models' head: FULLY_CONNECTED, LOGISTIC, FULLY_CONNECTED, where
+// the product is preferred, runs native, operation by operation (the
+// LOGISTIC between them a gap), so a model ending so needs no XNNPACK
+// runtime.
+TEST(NativeStagePlanTest, FullyConnectedHeadRunsNative) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ScopedNativeIsa scoped(hostNativeIsa(), NativeIsa::AVX512);
+  test::InternalModel m;
+  const uint32_t input = m.tensor({1, 64});
+  auto fullyConnected = [&](uint32_t from, uint32_t units, uint32_t seed) {
+    const uint32_t out = m.tensor({1, units});
+    m.operation(ANEURALNETWORKS_FULLY_CONNECTED,
+                {from, m.constant({units, 64}, test::seededValues(size_t{units} * 64, seed)),
+                 m.constant({units}, test::seededValues(units, seed + 1)),
+                 m.int32(ANEURALNETWORKS_FUSED_NONE)},
+                {out});
+    return out;
+  };
+  const uint32_t score = fullyConnected(input, 1, 31);
+  const uint32_t probability = m.tensor({1, 1});
+  m.operation(ANEURALNETWORKS_LOGISTIC, {score}, {probability});
+  const uint32_t landmarks = fullyConnected(input, 21, 33);
+  const std::shared_ptr<const Model> model = m.finish({input}, {probability, landmarks});
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 3u);
+  for (uint32_t s = 0; s < plan.stages.size(); ++s) {
+    EXPECT_TRUE(plan.stages[s].native) << "stage " << s;
+    EXPECT_EQ(plan.stages[s].operations, (std::vector<uint32_t>{s})) << "stage " << s;
+  }
 }
 
 // PAD of [1, 15, 13, 24] by `paddings`, then a 3x3 depthwise convolution,

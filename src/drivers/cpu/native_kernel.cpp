@@ -24,6 +24,7 @@ Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& contex
     case OperationType::RELU1:
     case OperationType::RELU6: return makeNativeUnary(context, op);
     case OperationType::CONCATENATION: return makeNativeConcatenation(context, op);
+    case OperationType::FULLY_CONNECTED: return makeNativeFullyConnected(context, op);
     case OperationType::RESHAPE:
     case OperationType::SQUEEZE:
     case OperationType::EXPAND_DIMS: return makeNativeReshape(context, op);

@@ -90,6 +90,10 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv);
+// FULLY_CONNECTED in float32 as the same product, its input's rows as the
+// pixels (NativeForm::FULLY_CONNECTED).
+Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
+                                                               const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,
                                                     const Operation* pad);
 Result<std::unique_ptr<NativeKernel>> makeNativeResize(LoweringContext& context,

@@ -93,8 +93,10 @@ enum class NativeForm : uint8_t {
   LOGISTIC,
   // RELU, RELU1 and RELU6 that no operation before them takes in.
   CLAMP,
+  // FULLY_CONNECTED as POINTWISE_GEMM's product (native_pointwise.cpp).
+  FULLY_CONNECTED,
 };
-inline constexpr size_t kNativeFormCount = 19;
+inline constexpr size_t kNativeFormCount = 20;
 
 std::string_view nativeFormName(NativeForm form);
 

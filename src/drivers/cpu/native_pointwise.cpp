@@ -107,6 +107,54 @@ template <class Vec>
   }
 }
 
+// One pixel by one panel (a fully connected layer's single row): the sums
+// of kSplits interleaved parts of the K steps, added at the end, so that a
+// vector's multiply-adds do not each wait on the last one's latency (as
+// one chain of K did: XNNPACK's 1 x 16 kernel too).
+constexpr int kSplits = 4;
+
+template <class Vec, int W>
+[[gnu::always_inline]] inline void oneRowTile(const float* image, uint32_t K, const float* panel,
+                                              float* out, int lanes, float min, float max) {
+  constexpr int L = kLanes<Vec>;
+  constexpr int V = W / L;            // vectors of L floats
+  constexpr bool EIGHT = W % L == 8;  // and one of 8
+  Vec wide[kSplits][V > 0 ? V : 1] = {};
+  Float8 narrow[kSplits] = {};
+  const float* weights = panel + W;
+  uint32_t k = 0;
+  for (; k + kSplits <= K; k += kSplits) {
+#pragma GCC unroll 4
+    for (int s = 0; s < kSplits; ++s) {
+      const float x = image[k + s];
+      const float* w = weights + size_t{W} * (k + s);
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v) wide[s][v] += x * loadVector<Vec>(w + ptrdiff_t{L} * v);
+      if constexpr (EIGHT) narrow[s] += x * loadVector<Float8>(w + ptrdiff_t{L} * V);
+    }
+  }
+  for (; k < K; ++k) {
+    const float x = image[k];
+    const float* w = weights + size_t{W} * k;
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) wide[0][v] += x * loadVector<Vec>(w + ptrdiff_t{L} * v);
+    if constexpr (EIGHT) narrow[0] += x * loadVector<Float8>(w + ptrdiff_t{L} * V);
+  }
+  const Vec lo = splatVector<Vec>(min), hi = splatVector<Vec>(max);
+  const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
+#pragma GCC unroll 2
+  for (int v = 0; v < V; ++v) {
+    const Vec sum = loadVector<Vec>(panel + ptrdiff_t{L} * v) + (wide[0][v] + wide[1][v]) +
+                    (wide[2][v] + wide[3][v]);
+    storeClamped(out + ptrdiff_t{L} * v, sum, lanes - L * v, lo, hi);
+  }
+  if constexpr (EIGHT) {
+    const Float8 sum = loadVector<Float8>(panel + ptrdiff_t{L} * V) + (narrow[0] + narrow[1]) +
+                       (narrow[2] + narrow[3]);
+    storeClamped(out + ptrdiff_t{L} * V, sum, lanes - L * V, lo8, hi8);
+  }
+}
+
 // R pixels (rows of K floats from `image`) by one panel W floats wide, its
 // first `lanes` stored from `out` (rows of `stride` floats): W / L vectors
 // of Vec (L floats: 16 on AVX-512, 8 on AVX2, where vectors of 16 are
@@ -270,8 +318,57 @@ template <int R, bool NARROW>
   }
 }
 
+// The product of a single pixel (a fully connected layer's one row) by
+// panels [panels, panels + panelCount), one row tile in vectors of 8 floats
+// (NARROW) or of 16. Functions of their own: in the tile functions' code the
+// one-row tiles' extra sums made GCC allocate the other tiles' registers
+// worse (8 -> 32 channels on 96x96 took 1.18x the time).
+template <bool NARROW>
+[[gnu::always_inline]] inline void oneRowPanels(const PointwiseShape& s, const float* image,
+                                                const float* packed, const Panel* panels,
+                                                size_t panelCount, float* out) {
+  const uint32_t K = s.inChannels;
+  const float min = s.range.min, max = s.range.max;
+  for (size_t i = 0; i < panelCount; ++i) {
+    const Panel& p = panels[i];
+    const float* panel = packed + p.offset;
+    float* at = out + p.first;
+    const auto lanes = static_cast<int>(p.lanes);
+    if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
+      if (p.width == 16) {
+        oneRowTile<Float8, 16>(image, K, panel, at, lanes, min, max);
+      } else {
+        oneRowTile<Float8, 8>(image, K, panel, at, lanes, min, max);
+      }
+    } else {
+      switch (p.width) {
+        case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, min, max); break;
+        case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, min, max); break;
+        case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, min, max); break;
+        default: oneRowTile<Float16, 8>(image, K, panel, at, lanes, min, max); break;
+      }
+    }
+  }
+}
+
 using TilesFunction = void (*)(const PointwiseShape&, const float*, const float*, const Panel*,
                                size_t, float*, size_t, size_t, size_t);
+
+// One pixel's tile (s.pixels == 1: `tiles` 1), in the code of every
+// instruction set, and in vectors of 16 floats in AVX-512's.
+ANNRT_NATIVE_VARIANTS(pointwiseNarrowOneRow,
+                      (const PointwiseShape& s, const float* image, const float* packed,
+                       const Panel* panels, size_t panelCount, float* out, size_t /*tiles*/,
+                       size_t /*first*/, size_t /*count*/),
+                      { oneRowPanels<true>(s, image, packed, panels, panelCount, out); })
+
+#if ANNRT_NATIVE_VARIANTS_BUILT
+[[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void pointwiseWideOneRow(
+    const PointwiseShape& s, const float* image, const float* packed, const Panel* panels,
+    size_t panelCount, float* out, size_t /*tiles*/, size_t /*first*/, size_t /*count*/) {
+  oneRowPanels<false>(s, image, packed, panels, panelCount, out);
+}
+#endif
 
 // The narrow tiles, in the code of every instruction set (AVX2's, and what
 // the tests run elsewhere).
@@ -300,13 +397,14 @@ ANNRT_NATIVE_VARIANTS(pointwiseNarrowTiles,
 }
 #endif
 
-TilesFunction tilesFunction(NativeIsa isa, uint32_t tileRows) {
+TilesFunction tilesFunction(NativeIsa isa, uint32_t tileRows, size_t pixels) {
 #if ANNRT_NATIVE_VARIANTS_BUILT
   if (isa == NativeIsa::AVX512) {
+    if (pixels == 1) return pointwiseWideOneRow;
     return tileRows == kShallowTileRows ? pointwiseShallowWideTiles : pointwiseWideTiles;
   }
 #endif
-  return pointwiseNarrowTiles[isa];
+  return pixels == 1 ? pointwiseNarrowOneRow[isa] : pointwiseNarrowTiles[isa];
 }
 
 // Groups of consecutive panels whose weights fit the L2 cache together.
@@ -316,10 +414,11 @@ struct PanelGroup {
 
 class PointwiseKernel final : public NativeKernel {
  public:
-  PointwiseKernel(const Operation& op, const PointwiseShape& shape, PointwiseLayout layout,
-                  std::vector<Panel> panels, std::vector<PanelGroup> groups, WeightBuffer packed)
-      : NativeKernel({op.inputs[kInput]}, op.outputs[0], NativeForm::POINTWISE_GEMM),
-        tiles_(tilesFunction(nativeCodeIsa(), layout.tileRows)),
+  PointwiseKernel(const Operation& op, NativeForm form, const PointwiseShape& shape,
+                  PointwiseLayout layout, std::vector<Panel> panels, std::vector<PanelGroup> groups,
+                  WeightBuffer packed)
+      : NativeKernel({op.inputs[kInput]}, op.outputs[0], form),
+        tiles_(tilesFunction(nativeCodeIsa(), layout.tileRows, shape.pixels)),
         layout_(layout),
         shape_(shape),
         panels_(std::move(panels)),
@@ -441,6 +540,23 @@ bool pointwisePreferred(const PointwiseShape& s) {
   return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
 }
 
+// The kernel of `op`, a product of `shape` whose filter is input 1 ([out][in])
+// and bias input 2, packed into panels.
+Result<std::unique_ptr<NativeKernel>> makeProduct(LoweringContext& context, const Operation& op,
+                                                  NativeForm form, const PointwiseShape& shape,
+                                                  const PointwiseLayout& layout) {
+  std::vector<Panel> panels = panelsFor(shape.outChannels, shape.inChannels, layout.maxPanelWidth);
+  ANNRT_ASSIGN_OR_RETURN(
+      WeightBuffer packed,
+      context.packedWeights(op, 0, panelFloats(panels, shape.inChannels), [&](float* out) {
+        packPanels(panels, context.tensorData(op.inputs[kFilter]),
+                   context.tensorData(op.inputs[kBias]), shape.inChannels, out);
+      }));
+  std::vector<PanelGroup> groups = groupPanels(shape, layout, panels);
+  return std::unique_ptr<NativeKernel>(new PointwiseKernel(
+      op, form, shape, layout, std::move(panels), std::move(groups), std::move(packed)));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
@@ -472,16 +588,44 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels);
   ANNRT_CPU_REQUIRE(pointwisePreferred(shape), "XNNPACK's GEMM is faster for {} -> {} channels",
                     conv.inChannels, conv.outChannels);
-  std::vector<Panel> panels = panelsFor(conv.outChannels, conv.inChannels, layout.maxPanelWidth);
-  ANNRT_ASSIGN_OR_RETURN(
-      WeightBuffer packed,
-      context.packedWeights(op, 0, panelFloats(panels, conv.inChannels), [&](float* out) {
-        packPanels(panels, context.tensorData(op.inputs[kFilter]),
-                   context.tensorData(op.inputs[kBias]), conv.inChannels, out);
-      }));
-  std::vector<PanelGroup> groups = groupPanels(shape, layout, panels);
-  return std::unique_ptr<NativeKernel>(new PointwiseKernel(op, shape, layout, std::move(panels),
-                                                           std::move(groups), std::move(packed)));
+  return makeProduct(context, op, NativeForm::POINTWISE_GEMM, shape, layout);
+}
+
+Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
+                                                               const Operation& op) {
+  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::FULLY_CONNECTED) != NativeUse::NO,
+                    "native fully connected layers are not used on {}",
+                    nativeIsaName(nativeDecisionIsa()));
+  ANNRT_CPU_REQUIRE(op.inputs.size() == 4 && op.outputs.size() == 1,
+                    "FULLY_CONNECTED needs 4 inputs and 1 output");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kFilter));
+  ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kBias));
+  ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, op, 3));
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& weights = context.input(op, kFilter).shape;
+  const Shape& bias = context.input(op, kBias).shape;
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(
+      weights.type == OperandType::TENSOR_FLOAT32 && bias.type == OperandType::TENSOR_FLOAT32,
+      "float32 input needs float32 weights and bias");
+  ANNRT_CPU_REQUIRE(rank(weights) == 2 && rank(bias) == 1 && rank(output) == 2,
+                    "weights, bias and output must have ranks 2, 1 and 2");
+  const uint32_t units = weights.dims[0], inputSize = weights.dims[1];
+  ANNRT_CPU_REQUIRE(
+      units > 0 && inputSize > 0 && output.dims[0] > 0 && bias.dims[0] == units &&
+          output.dims[1] == units && elementCount(input) == size_t{output.dims[0]} * inputSize,
+      "shapes input {} weights {} bias {} output {} do not match", toString(input.dims),
+      toString(weights.dims), toString(bias.dims), toString(output.dims));
+  // Rows of the flattened input are the product's pixels.
+  PointwiseShape shape;
+  shape.pixels = output.dims[0];
+  shape.inChannels = inputSize;
+  shape.outChannels = units;
+  shape.range = range;
+  return makeProduct(context, op, NativeForm::FULLY_CONNECTED, shape,
+                     layoutFor(nativeCodeIsa(), inputSize));
 }
 
 }  // namespace annrt::cpu
