@@ -85,6 +85,17 @@ inline uint32_t addPad(InternalModel& m, uint32_t input, const std::vector<uint3
   return padded;
 }
 
+// A RESHAPE of `input` to `dims`; returns its output.
+inline uint32_t addReshape(InternalModel& m, uint32_t input, const std::vector<uint32_t>& dims) {
+  const uint32_t output = m.tensor(dims);
+  std::vector<uint8_t> bytes(dims.size() * sizeof(int32_t));
+  std::memcpy(bytes.data(), dims.data(), bytes.size());  // small non-negative: int32 bytes
+  const auto rank = static_cast<uint32_t>(dims.size());
+  m.operation(ANEURALNETWORKS_RESHAPE,
+              {input, m.constantBytes({rank}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {output});
+  return output;
+}
+
 // Operations: 0 PAD of height and width by 1 ([1,62,62,16] -> [1,64,64,16]),
 // 1 CAST of a float16 filter, 2 CONV_2D 3x3 VALID (about 18 MFLOP), 3 RELU,
 // 4 MAX_POOL_2D to [1,1,1,16], then 5-8 LOGISTIC and TANH by turns.

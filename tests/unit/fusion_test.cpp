@@ -127,16 +127,6 @@ TEST(FusionPlanTest, FoldsAPadIntoANativeAddOnly) {
   EXPECT_TRUE(plan.joinsPrevious(2));
 }
 
-uint32_t addReshape(InternalModel& m, uint32_t input, const std::vector<uint32_t>& dims) {
-  const uint32_t output = m.tensor(dims);
-  std::vector<uint8_t> bytes(dims.size() * sizeof(int32_t));
-  std::memcpy(bytes.data(), dims.data(), bytes.size());  // small non-negative: int32 bytes
-  const auto rank = static_cast<uint32_t>(dims.size());
-  m.operation(ANEURALNETWORKS_RESHAPE,
-              {input, m.constantBytes({rank}, ANEURALNETWORKS_TENSOR_INT32, bytes)}, {output});
-  return output;
-}
-
 // A reshape is no node: it goes with the node before it, unless there is
 // none or that is a native kernel (which cannot pass it through).
 TEST(FusionPlanTest, GivesAReshapeToTheNodeBeforeIt) {

@@ -471,6 +471,76 @@ TEST(NativeStageTest, FullyConnectedComputesWhatXnnpackComputes) {
   }
 }
 
+// Convolutions whose filter covers the whole unpadded input (pose_landmark's
+// heads: 2x2x288 to 195 and to 1), as the same product: one image a row.
+TEST(NativeStageTest, WholeImageConvolutionComputesWhatXnnpackComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  auto whole = [](std::string name, uint32_t size, uint32_t in, uint32_t out) {
+    ConvCase c = conv(std::move(name), size, in, out, size);
+    c.scheme = ANEURALNETWORKS_PADDING_VALID;
+    return c;
+  };
+  const std::vector<ConvCase> cases = {
+      whole("2x2x288to195", 2, 288, 195),
+      whole("2x2x288to1", 2, 288, 1),
+      with(whole("3x3x40to17Batch2Relu6", 3, 40, 17),
+           [](ConvCase& c) {
+             c.batch = 2;
+             c.activation = ANEURALNETWORKS_FUSED_RELU6;
+           }),
+      with(whole("4x4x5to9ExplicitZeroPads", 4, 5, 9),
+           [](ConvCase& c) {
+             c.pads = {0, 0, 0, 0};
+           }),
+  };
+  for (const ConvCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::shared_ptr<const Model> model = convModel(c);
+    const std::vector<float> input =
+        test::seededValues(size_t{c.batch} * c.height * c.width * c.inChannels, 5);
+    const size_t outputs = count(outputDims(c));
+    ASSERT_EQ(outputs, size_t{c.batch} * c.outChannels);
+    auto xnnpack = CompiledGraph::compile(model, nullptr);
+    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+    const std::vector<float> expected = runStage(**xnnpack, input, outputs);
+    forEachIsa([&] {
+      for (uint32_t threads : {1u, 2u}) {
+        auto native = compileNative(model, sharedThreadPool(threads));
+        ASSERT_TRUE(native.ok()) << native.error().message;
+        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
+      }
+    });
+  }
+}
+
+// pose_landmark's end: a preferred convolution, then a LOGISTIC of its one
+// value and a RESHAPE, which would otherwise be an XNNPACK stage of their
+// own, run native too (a tail of at most kMaxNativeGap operations).
+TEST(NativeStagePlanTest, AShortTailAfterTheLastPreferredOperationRunsNative) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ScopedNativeIsa scoped(hostNativeIsa(), NativeIsa::AVX512);
+  test::InternalModel m;
+  ConvCase c = conv("", 2, 16, 1, 2);
+  c.scheme = ANEURALNETWORKS_PADDING_VALID;
+  const uint32_t input = m.tensor({1, 2, 2, 16});
+  const uint32_t score = addConv(m, input, c, 41);
+  const uint32_t probability = m.tensor({1, 1, 1, 1});
+  m.operation(ANEURALNETWORKS_LOGISTIC, {score}, {probability});
+  const std::shared_ptr<const Model> model =
+      m.finish({input}, {test::addReshape(m, probability, {1, 1})});
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_FALSE(plan.stages.empty());
+  for (size_t s = 0; s < plan.stages.size(); ++s) EXPECT_TRUE(plan.stages[s].native) << s;
+  auto graph = StagedGraph::compile(model, plan, sharedThreadPool(1));
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  const std::vector<float> in = test::seededValues(64, 42);
+  std::vector<float> out(1);
+  ASSERT_TRUE((*graph)->run({in.data()}, {out.data()}).ok());
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  expectNear(out, runStage(**xnnpack, in, 1));
+}
+
 // The hand models' head: FULLY_CONNECTED, LOGISTIC, FULLY_CONNECTED, where
 // the product is preferred, runs native, operation by operation (the
 // LOGISTIC between them a gap), so a model ending so needs no XNNPACK

@@ -908,6 +908,8 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
     // XNNPACK or the by-output form serves better.
     Result<std::unique_ptr<NativeKernel>> pointwise = makeNativePointwise(context, op, conv);
     if (pointwise.ok() && (*pointwise)->preferred()) return pointwise;
+    Result<std::unique_ptr<NativeKernel>> whole = makeNativeWholeImageProduct(context, op, conv);
+    if (whole.ok() && (*whole)->preferred()) return whole;
   }
   const Shape& input = context.input(op, kInput).shape;
   const Form form = formFor(conv);

@@ -90,8 +90,13 @@ Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& con
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv);
-// FULLY_CONNECTED in float32 as the same product, its input's rows as the
-// pixels (NativeForm::FULLY_CONNECTED).
+// A CONV_2D of `conv` whose filter covers its whole unpadded input (one
+// output pixel per image: pose_landmark's heads, 2x2x288 to 195), and
+// FULLY_CONNECTED in float32: the same product, an image or a row of the
+// input as its one pixel (NativeForm::FULLY_CONNECTED).
+Result<std::unique_ptr<NativeKernel>> makeNativeWholeImageProduct(LoweringContext& context,
+                                                                  const Operation& op,
+                                                                  const ConvParams& conv);
 Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
                                                                const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,

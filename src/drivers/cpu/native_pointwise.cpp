@@ -591,6 +591,33 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   return makeProduct(context, op, NativeForm::POINTWISE_GEMM, shape, layout);
 }
 
+Result<std::unique_ptr<NativeKernel>> makeNativeWholeImageProduct(LoweringContext& context,
+                                                                  const Operation& op,
+                                                                  const ConvParams& conv) {
+  const Window& w = conv.window;
+  const Shape& input = context.input(op, kInput).shape;
+  const Shape& output = context.output(op, 0).shape;
+  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::FULLY_CONNECTED) != NativeUse::NO,
+                    "native fully connected layers are not used on {}",
+                    nativeIsaName(nativeDecisionIsa()));
+  ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == input.dims[1] &&
+                        w.filterWidth == input.dims[2] && w.dilationHeight == 1 &&
+                        w.dilationWidth == 1 &&
+                        w.padTop + w.padBottom + w.padLeft + w.padRight == 0 &&
+                        output.dims[1] == 1 && output.dims[2] == 1,
+                    "not a convolution of its whole unpadded input to one pixel");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  // The [out][h][w][in] filter is the product's [out][h * w * in] weights.
+  PointwiseShape shape;
+  shape.pixels = input.dims[0];
+  shape.inChannels = input.dims[1] * input.dims[2] * conv.inChannels;
+  shape.outChannels = conv.outChannels;
+  shape.range = conv.range;
+  return makeProduct(context, op, NativeForm::FULLY_CONNECTED, shape,
+                     layoutFor(nativeCodeIsa(), shape.inChannels));
+}
+
 Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
                                                                const Operation& op) {
   ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::FULLY_CONNECTED) != NativeUse::NO,

@@ -19,8 +19,9 @@ constexpr size_t kMaxNativeGap = 2;
 
 // Which staged operations (plan.staged()) run on annrt-cpu's own kernels:
 // those they are preferred for, and gaps of up to kMaxNativeGap operations
-// between two of those that have a native kernel too (which would otherwise
-// cut the stage into three). A clamp XNNPACK would fold into a native
+// between two of those, or after the last of them, that have a native
+// kernel too (which would otherwise cut the stage into three, or end the
+// partition with an XNNPACK runtime of its own). A clamp XNNPACK would fold into a native
 // operation is folded into its kernel instead, as is a PAD before a native
 // convolution or ADD (FusionPlan::nativePad); reshapes XNNPACK would join
 // to it become native copies where the table uses them; no other fusion is
@@ -45,21 +46,32 @@ std::vector<bool> nativeOperations(const Model& model, const FusionPlan& plan) {
                 nativeKernelPreferred(context, op, pad ? &model.main.operations[*pad] : nullptr);
     padded[i] = native[i] && pad;
   }
+  // Operations [from, to) native, where each has a native kernel that
+  // fills gaps (or is a clamp folded into one).
+  auto fillGap = [&](size_t from, size_t to) {
+    bool fill = true;
+    for (size_t j = from; j < to && fill; ++j) {
+      fill = clamp(j) || (plan.nativeRunsWhole(j, reshapes) &&
+                          nativeKernelAvailable(context, model.main.operations[operations[j]]));
+    }
+    for (size_t j = from; j < to && fill; ++j) native[j] = true;
+  };
   size_t last = n;  // the last preferred operation seen
   for (size_t i = 0; i < n; ++i) {
     if (!native[i]) continue;
     const size_t first = padded[i] ? i - 1 : i;  // where its native run starts
-    if (last < n && first > last && first - last - 1 <= kMaxNativeGap) {
-      bool fill = true;
-      for (size_t j = last + 1; j < first && fill; ++j) {
-        fill = clamp(j) || (plan.nativeRunsWhole(j, reshapes) &&
-                            nativeKernelAvailable(context, model.main.operations[operations[j]]));
-      }
-      for (size_t j = last + 1; j < first && fill; ++j) native[j] = true;
-    }
+    if (last < n && first > last && first - last - 1 <= kMaxNativeGap) fillGap(last + 1, first);
     if (padded[i]) native[i - 1] = true;
     last = i;
   }
+  // A tail as short after the last one (pose_landmark's LOGISTIC of its
+  // score): on XNNPACK it would be a stage and a runtime of its own. The
+  // reshapes XNNPACK would join to its end follow it below.
+  size_t end = n;
+  while (last < n && end > last + 1 && plan.role(operations[end - 1]) == FusionRole::RESHAPE) {
+    --end;
+  }
+  if (last < n && end - last - 1 <= kMaxNativeGap) fillGap(last + 1, end);
   for (size_t i = 1; i < n; ++i) native[i] = native[i] || (native[i - 1] && clamp(i));
   for (size_t i = 1; i < n && reshapes; ++i) {
     // One XNNPACK would have joined to the native operation before it (a
