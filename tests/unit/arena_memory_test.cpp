@@ -91,16 +91,6 @@ TEST(ArenaMemoryTest, MappedAheadItsFirstWritesDoNotFault) {
   EXPECT_LT(mappedFaults, coldFaults / 2);
 }
 
-// The kernel's transparent huge page size where it has them, else 0.
-size_t hugePageBytes() {
-  std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  if (!std::getline(enabled, modes) || modes.find("[never]") != std::string::npos) return 0;
-  std::ifstream size("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
-  size_t bytes = 0;
-  return size >> bytes ? bytes : 0;
-}
-
 // The VmFlags of the mapping holding `address` (/proc/self/smaps), or ""
 // where none is listed (qemu-user lists the emulator's own mappings).
 std::string vmFlags(const void* address) {
@@ -133,7 +123,7 @@ bool kernelTakesHugePageAdvice(size_t huge) {
 // MB more: a page fault per 2 MB instead of per 4 KB, and the kernel zeroes
 // them faster); a 1 MB one is not rounded up to one (twice its size).
 TEST(ArenaMemoryTest, LargeArenasAreOnHugePages) {
-  const size_t huge = hugePageBytes();
+  const size_t huge = transparentHugePageBytes();
   if (huge == 0 || !kernelTakesHugePageAdvice(huge)) {
     GTEST_SKIP() << "no transparent huge pages to ask for here";
   }

@@ -424,6 +424,22 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
   });
 }
 
+// `model` as one native stage, in the code of every instruction set the host
+// runs under AVX-512's decisions, at 1 and 2 threads, against XNNPACK.
+void expectNativeAsXnnpack(const std::shared_ptr<const Model>& model,
+                           const std::vector<float>& input, size_t outputs) {
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> expected = runStage(**xnnpack, input, outputs);
+  forEachIsa([&] {
+    for (uint32_t threads : {1u, 2u}) {
+      auto native = compileNative(model, sharedThreadPool(threads));
+      ASSERT_TRUE(native.ok()) << native.error().message;
+      ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
+    }
+  });
+}
+
 struct FullyConnectedCase {
   std::vector<uint32_t> inputDims;
   uint32_t units = 0;
@@ -458,16 +474,7 @@ TEST(NativeStageTest, FullyConnectedComputesWhatXnnpackComputes) {
     SCOPED_TRACE(toString(c.inputDims) + " to " + std::to_string(c.units));
     const std::vector<float> in = test::seededValues(inputCount, 23);
     const size_t outputs = size_t{batch} * c.units;
-    auto xnnpack = CompiledGraph::compile(model, nullptr);
-    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-    const std::vector<float> expected = runStage(**xnnpack, in, outputs);
-    forEachIsa([&] {
-      for (uint32_t threads : {1u, 2u}) {
-        auto native = compileNative(model, sharedThreadPool(threads));
-        ASSERT_TRUE(native.ok()) << native.error().message;
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, in, outputs), expected));
-      }
-    });
+    expectNativeAsXnnpack(model, in, outputs);
   }
 }
 
@@ -500,16 +507,7 @@ TEST(NativeStageTest, WholeImageConvolutionComputesWhatXnnpackComputes) {
         test::seededValues(size_t{c.batch} * c.height * c.width * c.inChannels, 5);
     const size_t outputs = count(outputDims(c));
     ASSERT_EQ(outputs, size_t{c.batch} * c.outChannels);
-    auto xnnpack = CompiledGraph::compile(model, nullptr);
-    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-    const std::vector<float> expected = runStage(**xnnpack, input, outputs);
-    forEachIsa([&] {
-      for (uint32_t threads : {1u, 2u}) {
-        auto native = compileNative(model, sharedThreadPool(threads));
-        ASSERT_TRUE(native.ok()) << native.error().message;
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
-      }
-    });
+    expectNativeAsXnnpack(model, input, outputs);
   }
 }
 

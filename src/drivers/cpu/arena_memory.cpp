@@ -37,11 +37,6 @@ size_t readHugePageSize() {
   return size;
 }
 
-size_t hugePageSize() {
-  static const size_t size = readHugePageSize();
-  return size;
-}
-
 // How many bytes to map for an arena of `pages` bytes (whole pages): rounded
 // up to whole huge pages where that adds at most a third, so that a 1.5 MB
 // arena takes one huge page; else as asked, and huge pages then back only
@@ -77,6 +72,11 @@ void populate(const std::stop_token& stop, uint8_t* data, size_t bytes) {
 
 }  // namespace
 
+size_t transparentHugePageBytes() {
+  static const size_t size = readHugePageSize();
+  return size;
+}
+
 bool populatePages(void* data, size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
   constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
@@ -89,7 +89,7 @@ bool populatePages(void* data, size_t bytes) {
 Result<ArenaMemory> ArenaMemory::allocate(size_t bytes) {
   ArenaMemory memory;
   if (bytes == 0) return memory;
-  const size_t huge = hugePageSize();
+  const size_t huge = transparentHugePageBytes();
   const size_t mapped = arenaMapping(alignUp(bytes, pageSize()), huge);
   uint8_t* data = nullptr;
   if (huge != 0 && mapped >= huge) {

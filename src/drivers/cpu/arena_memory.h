@@ -32,6 +32,10 @@ namespace annrt::cpu {
 // (before Linux 5.14) or has no memory.
 bool populatePages(void* data, size_t bytes);
 
+// The kernel's transparent huge page size (its hpage_pmd_size), or 0 where
+// it has none (built without them, or "[never]"); read once.
+size_t transparentHugePageBytes();
+
 class ArenaMemory {
  public:
   ArenaMemory() = default;
