@@ -36,7 +36,8 @@ class NativeKernel {
   // Faster than XNNPACK on this operation, by the table's column for the
   // instruction set it was made for (native_kernel_table.h).
   bool preferred() const { return use_ == NativeUse::PREFERRED; }
-  // May run between preferred operations, to keep their run in one stage.
+  // May run between preferred operations, or after the last of them, to
+  // keep their run in one stage.
   bool fillsGaps() const { return use_ != NativeUse::NO; }
   // Reads inputs[i] for reads()[i], writes `output`; rows go to `pool`
   // (null: the calling thread).

@@ -103,7 +103,8 @@ std::string_view nativeFormName(NativeForm form);
 // What the table says of one form on one instruction set.
 enum class NativeUse : uint8_t {
   NO,         // not measured there, or slower than XNNPACK
-  GAP,        // only between preferred operations, to keep their run whole
+  GAP,        // only between preferred operations, or just after the last
+              // of a partition, to keep their run whole
   PREFERRED,  // faster than XNNPACK: runs wherever its kernel applies
 };
 
