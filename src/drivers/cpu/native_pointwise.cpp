@@ -144,13 +144,13 @@ template <class Vec, int W>
   const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
 #pragma GCC unroll 2
   for (int v = 0; v < V; ++v) {
-    const Vec sum = loadVector<Vec>(panel + ptrdiff_t{L} * v) + (wide[0][v] + wide[1][v]) +
-                    (wide[2][v] + wide[3][v]);
+    Vec sum = loadVector<Vec>(panel + ptrdiff_t{L} * v);
+    for (int s = 0; s < kSplits; ++s) sum += wide[s][v];
     storeClamped(out + ptrdiff_t{L} * v, sum, lanes - L * v, lo, hi);
   }
   if constexpr (EIGHT) {
-    const Float8 sum = loadVector<Float8>(panel + ptrdiff_t{L} * V) + (narrow[0] + narrow[1]) +
-                       (narrow[2] + narrow[3]);
+    Float8 sum = loadVector<Float8>(panel + ptrdiff_t{L} * V);
+    for (const Float8& part : narrow) sum += part;
     storeClamped(out + ptrdiff_t{L} * V, sum, lanes - L * V, lo8, hi8);
   }
 }
@@ -557,21 +557,27 @@ Result<std::unique_ptr<NativeKernel>> makeProduct(LoweringContext& context, cons
       op, form, shape, layout, std::move(panels), std::move(groups), std::move(packed)));
 }
 
+// What every product asks first: that its form is used on this ISA and that
+// its input is float32 computed at run time.
+Result<void> checkProductUse(const LoweringContext& context, const Operation& op, NativeForm form) {
+  ANNRT_CPU_REQUIRE(nativeFormUse(form) != NativeUse::NO, "native {} is not used on {}",
+                    nativeFormName(form), nativeIsaName(nativeDecisionIsa()));
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  return {};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& context,
                                                           const Operation& op,
                                                           const ConvParams& conv) {
   const Window& w = conv.window;
-  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::POINTWISE_GEMM) != NativeUse::NO,
-                    "native pointwise convolutions are not used on {}",
-                    nativeIsaName(nativeDecisionIsa()));
+  ANNRT_RETURN_IF_ERROR(checkProductUse(context, op, NativeForm::POINTWISE_GEMM));
   ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == 1 &&
                         w.filterWidth == 1 && w.strideHeight == 1 && w.strideWidth == 1 &&
                         w.padTop + w.padBottom + w.padLeft + w.padRight == 0,
                     "not a 1x1 convolution of stride 1 without padding");
-  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
-  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
   const Shape& input = context.input(op, kInput).shape;
   const Shape& output = context.output(op, 0).shape;
   ANNRT_CPU_REQUIRE(input.dims[1] == output.dims[1] && input.dims[2] == output.dims[2],
@@ -597,17 +603,13 @@ Result<std::unique_ptr<NativeKernel>> makeNativeWholeImageProduct(LoweringContex
   const Window& w = conv.window;
   const Shape& input = context.input(op, kInput).shape;
   const Shape& output = context.output(op, 0).shape;
-  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::FULLY_CONNECTED) != NativeUse::NO,
-                    "native fully connected layers are not used on {}",
-                    nativeIsaName(nativeDecisionIsa()));
+  ANNRT_RETURN_IF_ERROR(checkProductUse(context, op, NativeForm::FULLY_CONNECTED));
   ANNRT_CPU_REQUIRE(!conv.depthwise && conv.groups == 1 && w.filterHeight == input.dims[1] &&
                         w.filterWidth == input.dims[2] && w.dilationHeight == 1 &&
                         w.dilationWidth == 1 &&
                         w.padTop + w.padBottom + w.padLeft + w.padRight == 0 &&
                         output.dims[1] == 1 && output.dims[2] == 1,
                     "not a convolution of its whole unpadded input to one pixel");
-  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
-  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
   // The [out][h][w][in] filter is the product's [out][h * w * in] weights.
   PointwiseShape shape;
   shape.pixels = input.dims[0];
@@ -620,13 +622,9 @@ Result<std::unique_ptr<NativeKernel>> makeNativeWholeImageProduct(LoweringContex
 
 Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
                                                                const Operation& op) {
-  ANNRT_CPU_REQUIRE(nativeFormUse(NativeForm::FULLY_CONNECTED) != NativeUse::NO,
-                    "native fully connected layers are not used on {}",
-                    nativeIsaName(nativeDecisionIsa()));
   ANNRT_CPU_REQUIRE(op.inputs.size() == 4 && op.outputs.size() == 1,
                     "FULLY_CONNECTED needs 4 inputs and 1 output");
-  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {kInput}));
-  ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[kInput]), "the input is a constant");
+  ANNRT_RETURN_IF_ERROR(checkProductUse(context, op, NativeForm::FULLY_CONNECTED));
   ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kFilter));
   ANNRT_RETURN_IF_ERROR(context.checkConstant(op, kBias));
   ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, op, 3));
