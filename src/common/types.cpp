@@ -5,13 +5,14 @@
 #include <fmt/format.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
 #include <array>
 #include <cstring>
 #include <limits>
+
+#include "common/cpu_features.h"
 
 namespace annrt {
 
@@ -286,15 +287,8 @@ __attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint8_t* half, si
   halfToFloatScalar(half + i * sizeof(Float16), count - i, out + i);
 }
 
-// F16C from CPUID leaf 1 (ECX bit 29): clang before 17 knows no "f16c" in
-// __builtin_cpu_supports.
 bool hasF16c() {
-  static const bool supported = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0 &&
-           __builtin_cpu_supports("avx");
-  }();
-  return supported;
+  return cpuFeatures().f16c;
 }
 #endif
 

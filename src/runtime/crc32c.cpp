@@ -8,6 +8,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+
+#include "common/cpu_features.h"
 #elif defined(__aarch64__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -213,12 +215,12 @@ __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t foldingCrc(
 }
 
 bool hasFoldingCrc() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq") &&
-         __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
+  const CpuFeatures& cpu = cpuFeatures();
+  return cpu.avx512f && cpu.vpclmulqdq && cpu.pclmul && cpu.sse42;
 }
 
 bool hasHardwareCrc() {
-  return __builtin_cpu_supports("sse4.2");
+  return cpuFeatures().sse42;
 }
 #elif defined(__aarch64__)
 // CRC32 is optional in ARMv8.0 (mandatory from 8.1), so it is enabled for

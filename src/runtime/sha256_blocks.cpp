@@ -3,9 +3,10 @@
 #include "runtime/sha256_blocks.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
+
+#include "common/cpu_features.h"
 
 namespace annrt::runtime {
 namespace {
@@ -108,13 +109,9 @@ __attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t state[8],
   _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), hgfe);
 }
 
-// From CPUID itself: not every compiler's __builtin_cpu_supports knows "sha".
 bool hasShaNi() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
-  const bool ssse3 = (ecx & bit_SSSE3) != 0, sse41 = (ecx & bit_SSE4_1) != 0;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return ssse3 && sse41 && (ebx & bit_SHA) != 0;
+  const CpuFeatures& cpu = cpuFeatures();
+  return cpu.ssse3 && cpu.sse41 && cpu.sha;
 }
 #endif
 

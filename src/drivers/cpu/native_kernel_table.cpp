@@ -20,10 +20,7 @@
 #include <atomic>
 #include <cstdlib>
 
-#if ANNRT_NATIVE_VARIANTS_BUILT
-#include <cpuid.h>
-#endif
-
+#include "common/cpu_features.h"
 #include "common/log.h"
 
 namespace annrt::cpu {
@@ -290,37 +287,12 @@ std::optional<NativeIsa> parseNativeIsa(std::string_view name) {
   return std::nullopt;
 }
 
-#if ANNRT_NATIVE_VARIANTS_BUILT
-namespace {
-// What -march=x86-64-v3 lets the compiler use, feature by feature: clang
-// (before 19) knows no level names in __builtin_cpu_supports, nor (before
-// 17) F16C; LZCNT and MOVBE come from CPUID on both compilers.
-bool runsX86_64V3() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-  const bool leaf1 = (ecx & bit_F16C) != 0 && (ecx & bit_MOVBE) != 0;
-  if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) return false;
-  return leaf1 && (ecx & bit_LZCNT) != 0 && __builtin_cpu_supports("popcnt") &&
-         __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("avx2") &&
-         __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
-         __builtin_cpu_supports("bmi2");
-}
-
-// x86-64-v3 and AVX-512 F, BW, CD, DQ and VL.
-bool runsX86_64V4() {
-  return runsX86_64V3() && __builtin_cpu_supports("avx512f") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd") &&
-         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-}
-}  // namespace
-#endif
-
 bool nativeIsaRuns(NativeIsa isa) {
 #if ANNRT_NATIVE_VARIANTS_BUILT
   switch (isa) {
     case NativeIsa::BASELINE: return true;
-    case NativeIsa::AVX2: return runsX86_64V3();
-    case NativeIsa::AVX512: return runsX86_64V4();
+    case NativeIsa::AVX2: return cpuFeatures().x86_64V3();
+    case NativeIsa::AVX512: return cpuFeatures().x86_64V4();
     case NativeIsa::NEON: return false;
   }
   return false;
