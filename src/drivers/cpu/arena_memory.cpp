@@ -6,12 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <charconv>
 #include <string>
 #include <system_error>
 #include <utility>
 
 #include "common/align.h"
+#include "drivers/cpu/kernel_file.h"
 
 namespace annrt::cpu {
 namespace {
@@ -28,12 +29,18 @@ size_t pageSize() {
 // The size of a transparent huge page, or 0 where the kernel has none
 // (built without them, or turned off: "[never]").
 size_t readHugePageSize() {
-  std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  if (!std::getline(enabled, modes) || modes.find("[never]") != std::string::npos) return 0;
-  std::ifstream sizeFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
+  const std::optional<std::string> modes =
+      readFirstLine("/sys/kernel/mm/transparent_hugepage/enabled");
+  if (!modes || modes->find("[never]") != std::string::npos) return 0;
+  const std::optional<std::string> sizeText =
+      readFirstLine("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
+  if (!sizeText) return 0;
   size_t size = 0;
-  if (!(sizeFile >> size) || size < pageSize() || size % pageSize() != 0) return 0;
+  const char* end = sizeText->data() + sizeText->size();
+  if (std::from_chars(sizeText->data(), end, size).ec != std::errc() || size < pageSize() ||
+      size % pageSize() != 0) {
+    return 0;
+  }
   return size;
 }
 

@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdio>
 #include <ctime>
 #include <string>
+
+#include "drivers/cpu/kernel_file.h"
 
 namespace annrt::cpu {
 namespace {
@@ -27,16 +28,6 @@ double processCpuSeconds() {
 }
 
 // The first line of a /proc file (both read here have short ones).
-std::optional<std::string> firstLine(const char* path) {
-  std::FILE* file = std::fopen(path, "re");
-  if (file == nullptr) return std::nullopt;
-  std::array<char, 256> line{};
-  const bool read = std::fgets(line.data(), line.size(), file) != nullptr;
-  std::fclose(file);
-  if (!read) return std::nullopt;
-  return std::string(line.data());
-}
-
 }  // namespace
 
 std::optional<uint32_t> parseRunnableTasks(std::string_view loadavg) {
@@ -79,7 +70,7 @@ double othersBusyCores(const CpuTicks& before, const CpuTicks& after, double tic
 }
 
 std::optional<CpuLoad::Sample> CpuLoad::sample() {
-  const std::optional<std::string> line = firstLine("/proc/stat");
+  const std::optional<std::string> line = readFirstLine("/proc/stat");
   if (!line) return std::nullopt;
   const std::optional<CpuTicks> ticks = parseProcStat(*line);
   if (!ticks) return std::nullopt;
@@ -110,7 +101,7 @@ PoolAdvice CpuLoad::advise(uint32_t threads) {
     // Else the first runs would all go to the pool, which under load costs
     // them several times their time. The runnable count is noisier: this
     // process's pool threads may be among the tasks, spinning.
-    const std::optional<std::string> line = firstLine("/proc/loadavg");
+    const std::optional<std::string> line = readFirstLine("/proc/loadavg");
     const std::optional<uint32_t> runnable = line ? parseRunnableTasks(*line) : std::nullopt;
     if (!runnable) return advice;
     advice.othersBusy = *runnable > threads ? static_cast<double>(*runnable - threads) : 0.0;
