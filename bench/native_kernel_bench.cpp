@@ -448,6 +448,7 @@ int main(int argc, char** argv) {
   registerUnary("HardSwish_16x16x96", ANEURALNETWORKS_HARD_SWISH, 16, 96);
   registerUnary("HardSwish_16x16x128", ANEURALNETWORKS_HARD_SWISH, 16, 128);
   registerUnary("Logistic_1x1x96", ANEURALNETWORKS_LOGISTIC, 1, 96);
+  registerUnary("Logistic_64x64x1", ANEURALNETWORKS_LOGISTIC, 64, 1);
   registerUnary("Logistic_256x256x1", ANEURALNETWORKS_LOGISTIC, 256, 1);
   // face_detection_full_range's RELUs of its feature pyramid.
   registerUnary("Relu_6x6x96", ANEURALNETWORKS_RELU, 6, 96);

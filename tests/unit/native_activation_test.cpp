@@ -6,6 +6,8 @@
 // vectors and tails, values past exp's range included.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "cpu_test_models.h"
@@ -62,6 +64,31 @@ TEST(NativeActivationTest, ComputesWhatXnnpackComputes) {
       });
     }
   }
+}
+
+// Infinities reach 0 (or a float under 1e-37: the portable code clamps
+// the exponent) and 1, and NaN stays NaN, in every instruction set's code
+// (AVX-512's bounds e^-|x| below, where -inf would make NaN).
+TEST(NativeActivationTest, LogisticOfInfinitiesAndNan) {
+  const std::vector<uint32_t> dims = {1, 1, 1, 35};
+  const std::shared_ptr<const Model> model = unaryModel(ANEURALNETWORKS_LOGISTIC, dims);
+  std::vector<float> in(35, 0.5f);
+  in[0] = -std::numeric_limits<float>::infinity();
+  in[1] = std::numeric_limits<float>::infinity();
+  in[2] = std::numeric_limits<float>::quiet_NaN();
+  in[33] = -std::numeric_limits<float>::infinity();  // in the tail
+  in[34] = std::numeric_limits<float>::infinity();
+  forEachIsa([&] {
+    auto native = compileNative(model, nullptr);
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    const std::vector<float> out = runStage(**native, in, in.size());
+    EXPECT_TRUE(out[0] >= 0.0f && out[0] < 1e-37f) << out[0];
+    EXPECT_EQ(out[1], 1.0f);
+    EXPECT_TRUE(std::isnan(out[2]));
+    EXPECT_NEAR(out[3], 0.62245933f, 1e-6f);
+    EXPECT_TRUE(out[33] >= 0.0f && out[33] < 1e-37f) << out[33];
+    EXPECT_EQ(out[34], 1.0f);
+  });
 }
 
 // Past 4096 elements XNNPACK's LOGISTIC is faster (native_kernel_table.cpp).
