@@ -161,6 +161,10 @@ Result<void> ModelReader::readSubgraph(const fb::Model& model, const fb::SubGrap
   ANNRT_CHECK(tensorCount <= limits::kMaxOperands && operatorCount <= limits::kMaxOperations,
               "subgraph {} has {} tensors and {} operators, over annrt's limit of {} each", index,
               tensorCount, operatorCount, limits::kMaxOperands);
+  // Sized once: a vector doubling its way up leaves each old copy behind on
+  // pages a fresh process faults in one by one.
+  view.tensors.reserve(tensorCount);
+  view.operators.reserve(operatorCount);
   for (size_t i = 0; i < tensorCount; ++i) {
     auto tensor = readTensor(*subgraph.tensors()->Get(i), static_cast<int>(i));
     if (!tensor.ok()) {
