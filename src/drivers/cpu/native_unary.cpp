@@ -10,13 +10,14 @@
 // remainder (n the nearest integer to x log2(e), the remainder x - n ln(2)
 // taken in two parts), within a few ulp of std::exp; AVX-512 has its own
 // (logisticAvx512), with a table of 2^(k/32).
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <array>
 
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_kernel_table.h"
-#if ANNRT_NATIVE_VARIANTS_BUILT
-#include <immintrin.h>
-#endif
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
 #include "drivers/cpu/op_lowering.h"
@@ -30,8 +31,8 @@ struct IntsOf {
   typedef int32_t type __attribute__((vector_size(sizeof(Vec))));
 };
 
-// The largest LOGISTIC taken: larger ones XNNPACK computes faster (on
-// AVX-512, 65,536 values: 14.7-16.2 vs 13.9-14.7 us; 4096: level).
+// The largest LOGISTIC taken: larger ones XNNPACK computes faster
+// (native_kernel_table.cpp).
 constexpr size_t kLogisticMaxElements = 4096;
 
 // e^x, x clamped to [-87, 88] (2^n stays a normal float).
@@ -102,20 +103,20 @@ constexpr std::array<float, 32> kExp2Fractions = {
     1.5759809f,  1.61049032f, 1.64575553f, 1.68179286f, 1.71861935f, 1.75625217f, 1.79470909f,
     1.8340081f,  1.87416768f, 1.91520655f, 1.95714414f};
 
+// The masked forms of max and scalef: GCC 12 warns that the plain ones'
+// undefined source vector may be used uninitialized.
+constexpr __mmask16 kAllLanes = 0xffff;
+
 // LOGISTIC of 16 floats as f = e / (1 + e), e = e^-|x|, and 1 - f where x
 // is positive (e never overflows). e^z is 2^n * 2^(k/32) * p(r): one
 // multiply-add by log2(e) plus a bias of 1.5 * 2^18 rounds z log2(e) to
 // 1/32 and leaves k in the low mantissa bits (a table permute), the
 // remainder r = z - (n + k/32) ln(2) (two parts) is within ln(2)/64, where
 // 1 + c1 r + c2 r^2 (least maximum relative error, 5.3e-8) is enough, and
-// scalef multiplies by 2^n. Against the portable code's 2^n from
-// integers, a degree-6 polynomial and a clamp: 12.8 vs 15.5 us on 65,536
-// values (commit message). -|x| is bounded below by -104, under which
-// e^z is no float at all, so that -inf gives 0 and +inf 1, not NaN.
-// The masked forms of max and scalef: GCC 12 warns that the plain ones'
-// undefined source vector may be used uninitialized.
-constexpr __mmask16 kAllLanes = 0xffff;
-
+// scalef multiplies by 2^n: fewer multiply-adds than the portable code's
+// degree-6 polynomial, which bounded how fast it ran. -|x| is bounded
+// below by -104, under which e^z is no float at all, so that -inf gives 0
+// and +inf 1, not NaN.
 [[gnu::target("arch=x86-64-v4")]] inline __m512 logisticAvx512(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 bias = _mm512_set1_ps(393216.0f);
@@ -137,7 +138,7 @@ constexpr __mmask16 kAllLanes = 0xffff;
   return _mm512_mask_sub_ps(f, positive, one, f);
 }
 
-// Four vectors a step: their chains overlap (one a step ran 12.9 us).
+// Four vectors a step, so that their dependency chains overlap.
 [[gnu::target("arch=x86-64-v4")]] void logisticRangeAvx512(const float* in, float* out,
                                                            size_t count) {
   size_t i = 0;
