@@ -4,10 +4,10 @@
 // The instruction-set features of the x86 CPU this process runs on, read
 // from CPUID once, on first use, and only the leaves annrt needs. Every
 // check of the CPU in annrt asks here: under a hypervisor each CPUID
-// instruction traps (about 10 us in the VMs annrt is measured in), and the
-// checks that each read CPUID themselves, plus libgcc's reader behind
-// __builtin_cpu_supports (a constructor run at load), cost a warm start
-// more than a tenth of its compilation. Elsewhere every feature is false.
+// instruction traps, and the checks that each read CPUID themselves, plus
+// libgcc's reader behind __builtin_cpu_supports (a constructor run at
+// every load), had made CPUID a visible part of a warm start. Elsewhere
+// every feature is false.
 #pragma once
 
 namespace annrt {
