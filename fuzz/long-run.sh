@@ -10,8 +10,11 @@
 # and findings; exits 1 when a target found something. With RUNS set, a
 # target also stops after that many executions (the issue's bar: 10 million
 # executions or 2 hours, whichever comes first); the seconds column is then
-# the time it took.
-#   [RUNS=N] fuzz/long-run.sh BUILD_DIR SECONDS CORPUS_DIR [TARGET...]
+# the time it took. JOBS=N runs N processes of a target side by side on its
+# one corpus (libFuzzer reloads what the others add), each with RUNS / N;
+# the line then sums their executions and rates and takes the largest
+# coverage, features, corpus and RSS.
+#   [RUNS=N] [JOBS=N] fuzz/long-run.sh BUILD_DIR SECONDS CORPUS_DIR [TARGET...]
 # BUILD_DIR is a clang build with -DANNRT_BUILD_FUZZERS=ON (build-asan-clang).
 set -uo pipefail
 build="$1" seconds="$2" corpus="$3"
@@ -23,26 +26,37 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 status=0
 printf '| target | seconds | executions | exec/s | cov | ft | corpus | peak RSS MB | findings |\n|---|---|---|---|---|---|---|---|---|\n'
+jobs="${JOBS:-1}"
 limits=(-max_total_time="$seconds")
-[ -z "${RUNS:-}" ] || limits+=(-runs="$RUNS")
+[ -z "${RUNS:-}" ] || limits+=(-runs="$((RUNS / jobs))")
 for target in "${targets[@]}"; do
   mkdir -p "$corpus/$target" "$corpus/$target-findings"
-  log="$corpus/$target.log"
+  logs=()
   start=$SECONDS
-  "$build/fuzz/$target" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
-    "${limits[@]}" -artifact_prefix="$corpus/$target-findings/" \
-    "$corpus/$target" "$build/fuzz/seeds/$target" >"$log" 2>&1
+  for ((j = 0; j < jobs; ++j)); do
+    log="$corpus/$target.log"
+    [ "$jobs" -eq 1 ] || log="$corpus/$target.$j.log"
+    logs+=("$log")
+    "$build/fuzz/$target" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
+      -seed="$((RANDOM * 32768 + RANDOM + j))" "${limits[@]}" \
+      -artifact_prefix="$corpus/$target-findings/" \
+      "$corpus/$target" "$build/fuzz/seeds/$target" >"$log" 2>&1 &
+  done
+  wait
   took=$((SECONDS - start))
   # slow-unit-* files only say an input took over 10 s, which a busy
   # machine causes too; -timeout decides what is a hang.
   findings=$(find "$corpus/$target-findings" -type f ! -name 'slow-unit-*' | wc -l)
   [ "$findings" -eq 0 ] || status=1
   awk -v t="$target" -v s="$took" -v f="$findings" '
-    /^#[0-9]+/ && / cov: / { for (i = 1; i <= NF; ++i) { if ($i == "cov:") cov = $(i + 1);
-        if ($i == "ft:") ft = $(i + 1); if ($i == "corp:") { split($(i + 1), c, "/"); corp = c[1] } } }
-    /^stat::number_of_executed_units:/ { execs = $2 }
-    /^stat::average_exec_per_sec:/ { rate = $2 }
-    /^stat::peak_rss_mb:/ { rss = $2 }
-    END { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", t, s, execs, rate, cov, ft, corp, rss, f }' "$log"
+    /^#[0-9]+/ && / cov: / { for (i = 1; i <= NF; ++i) { if ($i == "cov:") cov[FILENAME] = $(i + 1);
+        if ($i == "ft:") ft[FILENAME] = $(i + 1);
+        if ($i == "corp:") { split($(i + 1), c, "/"); corp[FILENAME] = c[1] } } }
+    /^stat::number_of_executed_units:/ { execs += $2 }
+    /^stat::average_exec_per_sec:/ { rate += $2 }
+    /^stat::peak_rss_mb:/ { if ($2 > rss) rss = $2 }
+    END { for (l in cov) { if (cov[l] > maxCov) maxCov = cov[l]; if (ft[l] > maxFt) maxFt = ft[l];
+            if (corp[l] > maxCorp) maxCorp = corp[l] }
+          printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", t, s, execs, rate, maxCov, maxFt, maxCorp, rss, f }' "${logs[@]}"
 done
 exit "$status"
