@@ -286,10 +286,6 @@ __attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint8_t* half, si
   }
   halfToFloatScalar(half + i * sizeof(Float16), count - i, out + i);
 }
-
-bool hasF16c() {
-  return cpuFeatures().f16c;
-}
 #endif
 
 }  // namespace
@@ -297,7 +293,7 @@ bool hasF16c() {
 std::vector<float> halfToFloat(const uint8_t* half, size_t count) {
   std::vector<float> values(count);
 #if defined(__x86_64__) || defined(__i386__)
-  if (hasF16c()) {
+  if (cpuFeatures().f16c) {
     halfToFloatF16c(half, count, values.data());
     return values;
   }

@@ -3,7 +3,8 @@
 //
 // Reading the kernel's one-line files (/proc/stat, /proc/loadavg,
 // /sys/kernel/mm/transparent_hugepage/*) with stdio: an std::ifstream's
-// first use set up locales and streams, some 60 us of a warm start.
+// first use in a process sets up locales and stream buffers on a warm
+// start's path.
 #pragma once
 
 #include <optional>
