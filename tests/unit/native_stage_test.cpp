@@ -851,6 +851,36 @@ TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
   expectNear(outputs[0], outputs[1]);
 }
 
+TEST(NativeStagePlanTest, NativeStagesRunJoinedAsOneStage) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  forEachIsa([&] {
+    const Head head = headModel();
+    // Node by node, every node native, every other one threaded.
+    StagePlan plan = planStages(*head.model, 0, 1);
+    ASSERT_EQ(plan.stages.size(), 6u);
+    for (size_t s = 0; s < plan.stages.size(); ++s) {
+      plan.stages[s].native = true;
+      plan.stages[s].threaded = s % 2 == 0;
+    }
+    auto joined = StagedGraph::compile(head.model, plan, sharedThreadPool(2));
+    ASSERT_TRUE(joined.ok()) << joined.error().message;
+    auto asPlanned = StagedGraph::compile(head.model, plan, sharedThreadPool(2), nullptr,
+                                          NativeRuns::AS_PLANNED);
+    ASSERT_TRUE(asPlanned.ok()) << asPlanned.error().message;
+    EXPECT_EQ((*joined)->runCount(), 1u);
+    EXPECT_EQ((*joined)->stageCount(), 6u) << "the plan stays as given, for the cache";
+    EXPECT_EQ((*asPlanned)->runCount(), 6u);
+    // The same kernels in the same order: the same bits, threaded or not.
+    const std::vector<float> input = test::seededValues(Head::kInput, 5);
+    for (const bool threaded : {true, false}) {
+      std::vector<float> one(Head::kOutput), staged(Head::kOutput);
+      ASSERT_TRUE((*joined)->run({input.data()}, {one.data()}, threaded).ok());
+      ASSERT_TRUE((*asPlanned)->run({input.data()}, {staged.data()}, threaded).ok());
+      EXPECT_EQ(one, staged) << (threaded ? "threaded" : "inline");
+    }
+  });
+}
+
 TEST(NativeStagePlanTest, CutsXnnpackAtEveryNodeBesideANativeStage) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   // The planner under AVX-512's decisions, which use every form here.

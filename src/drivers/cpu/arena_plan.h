@@ -8,8 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <vector>
 
 namespace annrt::cpu {
@@ -22,20 +20,5 @@ struct ArenaTensor {
 
 // Sets every tensor's offset; returns the buffer size.
 size_t planArena(std::vector<ArenaTensor>& tensors);
-
-// Arena buffers start on a cache line, so that tensors at 64-byte offsets
-// do too: malloc's 16-byte alignment made every 64-byte vector load of them
-// straddle two lines.
-inline constexpr std::align_val_t kArenaAlignment{64};
-
-struct ArenaDeleter {
-  void operator()(uint8_t* bytes) const { ::operator delete[](bytes, kArenaAlignment); }
-};
-using ArenaBuffer = std::unique_ptr<uint8_t[], ArenaDeleter>;
-
-// `bytes` on a cache line, or null when out of memory.
-inline ArenaBuffer allocateArena(size_t bytes) {
-  return ArenaBuffer(static_cast<uint8_t*>(::operator new[](bytes, kArenaAlignment, std::nothrow)));
-}
 
 }  // namespace annrt::cpu

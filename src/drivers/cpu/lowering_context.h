@@ -101,6 +101,11 @@ class LoweringContext {
   // long as this context (XNNPACK has packed it by then).
   bool isConstantTensor(uint32_t operandIndex) const;
   const uint8_t* tensorData(uint32_t operandIndex);
+  // Frees the float16 weights converted so far, once the kernels reading
+  // them have packed their own copies: a context that makes the kernels of
+  // a whole partition would otherwise hold a float32 copy of all its
+  // float16 weights at once.
+  void dropConvertedHalves() { halfWeights_.clear(); }
   // Whether `op` is such a CAST.
   bool isFoldedCast(const Operation& op) const {
     return op.type == OperationType::CAST && !op.outputs.empty() &&

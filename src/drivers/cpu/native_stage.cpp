@@ -21,7 +21,8 @@ constexpr size_t kAlignFloats = 16;
 Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
                                                           const FusionPlan& fusions,
                                                           ThreadPool pool, WeightStore* weights,
-                                                          uint32_t stageIndex) {
+                                                          uint32_t stageIndex,
+                                                          const std::vector<bool>& threaded) {
   std::unique_ptr<NativeStage> stage(new NativeStage());
   stage->model_ = std::move(model);
   stage->pool_ = std::move(pool);
@@ -29,6 +30,9 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   ANNRT_CHECK(fusions.operationCount() == main.operations.size(),
               "annrt-cpu: a fusion plan of {} operations for a stage of {}",
               fusions.operationCount(), main.operations.size());
+  ANNRT_CHECK(threaded.empty() || threaded.size() == main.operations.size(),
+              "annrt-cpu: threads chosen for {} operations of a stage of {}", threaded.size(),
+              main.operations.size());
   LoweringContext context(*stage->model_, nullptr);
   context.useWeights(weights, stageIndex);
   uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
@@ -59,7 +63,8 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
     }
-    stage->steps_.push_back({std::move(*kernel), {}, {}, {}});
+    context.dropConvertedHalves();
+    stage->steps_.push_back({std::move(*kernel), {}, {}, {}, threaded.empty() || threaded[i]});
     lastNode = i;
     pad.reset();
   }
@@ -108,11 +113,7 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
   for (const auto& [operand, index] : tensorOf) {
     where[operand] = {Location::Kind::ARENA, tensors[index].offset};
   }
-  if (arenaFloats_ > 0) {
-    arena_ = allocateArena(arenaFloats_ * sizeof(float));
-    ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, arena_ != nullptr,
-                     "annrt-cpu: cannot allocate a {}-byte arena", arenaFloats_ * sizeof(float));
-  }
+  ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
     for (uint32_t operand : step.kernel->reads()) step.reads.push_back(where.at(operand));
@@ -120,6 +121,10 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
     step.inputs.resize(step.reads.size());
   }
   return {};
+}
+
+void NativeStage::populateArenaAhead() {
+  if (arena_.size() >= kPopulateAheadBytes) arena_.populateAhead();
 }
 
 Result<void> NativeStage::run(const std::vector<const void*>& inputs,
@@ -133,14 +138,14 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
       case Location::Kind::MODEL_INPUT:
         return static_cast<float*>(const_cast<void*>(inputs[at.index]));
       case Location::Kind::MODEL_OUTPUT: return static_cast<float*>(outputs[at.index]);
-      case Location::Kind::ARENA: return reinterpret_cast<float*>(arena_.get()) + at.index;
+      case Location::Kind::ARENA: return reinterpret_cast<float*>(arena_.data()) + at.index;
     }
     return nullptr;
   };
   pthreadpool_t pool = threaded ? pool_.get() : nullptr;
   for (Step& step : steps_) {
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
-    step.kernel->run(step.inputs, address(step.write), pool);
+    step.kernel->run(step.inputs, address(step.write), step.threaded ? pool : nullptr);
   }
   return {};
 }

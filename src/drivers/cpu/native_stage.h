@@ -6,14 +6,16 @@
 // clamp folded into a node is folded into its kernel, a PAD into the kernel
 // of the node after it (makeNativeKernel). Tensors made and
 // used inside the stage live in one arena sized at compile time, where
-// tensors whose lifetimes do not overlap share space.
+// tensors whose lifetimes do not overlap share space: a partition whose
+// every operation runs here is one such stage (stage_plan.h), so its arena
+// is mapped like the staged graph's (arena_memory.h).
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "common/model.h"
-#include "drivers/cpu/arena_plan.h"
+#include "drivers/cpu/arena_memory.h"
 #include "drivers/cpu/fusion.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/stage_executable.h"
@@ -28,14 +30,19 @@ class NativeStage final : public StageExecutable {
   // what folds into it must be in the stage; OP_FAILED names the first
   // operation that breaks this.
   // The kernels' weights come from `weights` (weight_store.h), if given,
-  // under stage number `stage`.
+  // under stage number `stage`. `threaded`, if not empty, says per
+  // operation of `model` whether its kernel runs on `pool` (the stage plan's
+  // choice); otherwise every kernel does.
   static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
                                                       const FusionPlan& fusions, ThreadPool pool,
                                                       WeightStore* weights = nullptr,
-                                                      uint32_t stage = 0);
+                                                      uint32_t stage = 0,
+                                                      const std::vector<bool>& threaded = {});
 
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded) override;
+
+  void populateArenaAhead() override;
 
   // Floats in the arena (for tests of the planning).
   size_t arenaFloats() const { return arenaFloats_; }
@@ -50,6 +57,7 @@ class NativeStage final : public StageExecutable {
     std::vector<Location> reads;
     Location write;
     std::vector<const float*> inputs;  // per-run pointers, kept to avoid allocating
+    bool threaded = true;
   };
 
   NativeStage() = default;
@@ -59,7 +67,7 @@ class NativeStage final : public StageExecutable {
   ThreadPool pool_;
   std::vector<Step> steps_;
   size_t arenaFloats_ = 0;
-  ArenaBuffer arena_;
+  ArenaMemory arena_;
 };
 
 }  // namespace annrt::cpu

@@ -26,7 +26,8 @@ Result<std::unique_ptr<OperationProfiler>> OperationProfiler::create(const Stage
   }
   ANNRT_ASSIGN_OR_RETURN(
       std::unique_ptr<StagedGraph> perOperation,
-      StagedGraph::compile(graph.sharedModel(), {graph.fusions(), std::move(plan)}, graph.pool()));
+      StagedGraph::compile(graph.sharedModel(), {graph.fusions(), std::move(plan)}, graph.pool(),
+                           nullptr, NativeRuns::AS_PLANNED));
   return std::unique_ptr<OperationProfiler>(
       new OperationProfiler(std::move(perOperation), std::move(timedOperation)));
 }
@@ -36,7 +37,7 @@ Result<void> OperationProfiler::run(const std::vector<const void*>& inputs,
                                     std::vector<uint64_t>& operationNs) {
   ANNRT_RETURN_IF_ERROR(graph_->run(inputs, outputs, threaded, &stageNs_));
   operationNs.assign(graph_->model().main.operations.size(), 0);
-  for (size_t s = 0; s < graph_->stageCount(); ++s) {
+  for (size_t s = 0; s < graph_->runCount(); ++s) {
     operationNs[timedOperation_[s]] = stageNs_[s];
   }
   return {};

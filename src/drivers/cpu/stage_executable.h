@@ -20,6 +20,9 @@ class StageExecutable {
   // keep the cores busy: cpu_load.h). Not reentrant: callers serialize runs.
   virtual Result<void> run(const std::vector<const void*>& inputs,
                            const std::vector<void*>& outputs, bool threaded) = 0;
+  // Starts mapping the pages of a large arena of the stage's own ahead of
+  // its first run (arena_memory.h); XNNPACK's runtimes have their own.
+  virtual void populateArenaAhead() {}
 };
 
 }  // namespace annrt::cpu

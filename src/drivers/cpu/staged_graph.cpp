@@ -14,11 +14,6 @@
 namespace annrt::cpu {
 namespace {
 
-// From this size the arena's pages are mapped ahead of the first execution
-// (arena_memory.h); below it the faults cost under 0.2 ms, little beside
-// starting a thread.
-constexpr size_t kPopulateAheadBytes = size_t{512} << 10;
-
 // `fusions`: the plan of `model`. paddedInputs[i]: XNN_EXTRA_BYTES past the
 // end of input i may be read.
 Result<std::unique_ptr<StageExecutable>> compileStage(
@@ -43,9 +38,9 @@ Result<std::unique_ptr<StageExecutable>> compileStage(
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
                                                           StagePlan stagePlan,
                                                           const ThreadPool& pool,
-                                                          std::shared_ptr<WeightStore> weights) {
-  std::vector<PlannedStage>& plan = stagePlan.stages;
-  ANNRT_CHECK(!plan.empty(), "annrt-cpu: no stage to compile");
+                                                          std::shared_ptr<WeightStore> weights,
+                                                          NativeRuns nativeRuns) {
+  ANNRT_CHECK(!stagePlan.stages.empty(), "annrt-cpu: no stage to compile");
   ANNRT_CHECK(stagePlan.fusions != nullptr &&
                   stagePlan.fusions->operationCount() == model->main.operations.size(),
               "annrt-cpu: no fusion plan of the partition's operations");
@@ -54,26 +49,19 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   graph->fusions_ = std::move(stagePlan.fusions);
   graph->weights_ = weights != nullptr ? std::move(weights) : std::make_shared<WeightStore>();
   graph->pool_ = pool;
-  const Model& whole = *graph->model_;
-  if (plan.size() == 1) {
-    Stage stage{std::move(plan.front()), nullptr, {}, {}, {}, {}};
-    ANNRT_ASSIGN_OR_RETURN(stage.graph, compileStage(graph->model_, stage.plan, *graph->fusions_,
-                                                     pool, graph->weights_, 0));
-    for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
-      stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
-    }
-    for (size_t i = 0; i < whole.main.outputIndexes.size(); ++i) {
-      stage.writes.push_back({Slot::Kind::MODEL_OUTPUT, i});
-    }
-    stage.inputs.resize(stage.reads.size());
-    stage.outputs.resize(stage.writes.size());
-    graph->stages_.push_back(std::move(stage));
+  graph->plan_ = std::move(stagePlan.stages);
+  const bool allNative = std::all_of(graph->plan_.begin(), graph->plan_.end(),
+                                     [](const PlannedStage& stage) { return stage.native; });
+  if (graph->plan_.size() == 1 || (allNative && nativeRuns == NativeRuns::JOINED)) {
+    ANNRT_RETURN_IF_ERROR(graph->addWholeStage(pool));
     return graph;
   }
+  const Model& whole = *graph->model_;
   graph->intermediateOf_.assign(whole.main.operands.size(), -1);
   // An operand is read outside a stage when a staged operation of another
   // stage reads it; folded casts go into every stage reading them instead.
   std::vector<int> stageOf(whole.main.operations.size(), -1);
+  const std::vector<PlannedStage>& plan = graph->plan_;
   for (size_t s = 0; s < plan.size(); ++s) {
     for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(s);
   }
@@ -100,13 +88,43 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
       const int reader = readerStage[operand];
       return reader == kSeveralStages || (reader >= 0 && reader != stage);
     };
-    ANNRT_RETURN_IF_ERROR(graph->addStage(std::move(plan[s]), casts, readOutside, pool));
+    ANNRT_RETURN_IF_ERROR(graph->addStage(plan[s], casts, readOutside, pool));
   }
   ANNRT_RETURN_IF_ERROR(graph->allocateIntermediates());
   return graph;
 }
 
-Result<void> StagedGraph::addStage(PlannedStage plan,
+Result<void> StagedGraph::addWholeStage(const ThreadPool& pool) {
+  const Model& whole = *model_;
+  Stage stage{nullptr, {}, {}, {}, {}};
+  if (plan_.size() == 1) {
+    ANNRT_ASSIGN_OR_RETURN(stage.graph,
+                           compileStage(model_, plan_.front(), *fusions_, pool, weights_, 0));
+  } else {
+    // Folded casts are in no stage, and run in none.
+    std::vector<bool> threaded(whole.main.operations.size(), false);
+    for (const PlannedStage& planned : plan_) {
+      for (uint32_t op : planned.operations) threaded[op] = planned.threaded;
+    }
+    const bool anyThreaded = std::find(threaded.begin(), threaded.end(), true) != threaded.end();
+    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> joined,
+                           NativeStage::compile(model_, *fusions_, anyThreaded ? pool : nullptr,
+                                                weights_.get(), 0, threaded));
+    stage.graph = std::move(joined);
+  }
+  for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
+    stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
+  }
+  for (size_t i = 0; i < whole.main.outputIndexes.size(); ++i) {
+    stage.writes.push_back({Slot::Kind::MODEL_OUTPUT, i});
+  }
+  stage.inputs.resize(stage.reads.size());
+  stage.outputs.resize(stage.writes.size());
+  stages_.push_back(std::move(stage));
+  return {};
+}
+
+Result<void> StagedGraph::addStage(const PlannedStage& plan,
                                    const std::unordered_map<uint32_t, uint32_t>& casts,
                                    const std::function<bool(uint32_t)>& readOutside,
                                    const ThreadPool& pool) {
@@ -136,7 +154,7 @@ Result<void> StagedGraph::addStage(PlannedStage plan,
                      stages_.size(), plan.operations.front(), plan.operations.back(),
                      compiled.error().message);
   }
-  Stage stage{std::move(plan), std::move(*compiled), std::move(reads), {}, {}, {}};
+  Stage stage{std::move(*compiled), std::move(reads), {}, {}, {}};
   for (uint32_t operand : submodel.outputs) {
     const auto& outputs = whole.main.outputIndexes;
     if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
@@ -163,6 +181,7 @@ Result<void> StagedGraph::allocateIntermediates() {
 
 void StagedGraph::populateArenaAhead() {
   if (arena_.size() >= kPopulateAheadBytes) arena_.populateAhead();
+  for (Stage& stage : stages_) stage.graph->populateArenaAhead();
 }
 
 StagedGraph::Slot StagedGraph::slotOf(uint32_t operand) {

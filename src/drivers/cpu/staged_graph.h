@@ -6,7 +6,10 @@
 // with the thread pool or none. Tensors passed from one stage to a later one
 // live in one arena, sharing it where their spans of stages do not overlap;
 // everything else is planned inside its stage. A plan of one stage is the
-// partition compiled whole, with nothing extra.
+// partition compiled whole, with nothing extra, and so is a plan of native
+// stages only: one native stage runs them all, each kernel threaded as its
+// planned stage was, and plans its tensors in an arena of its own (no
+// submodel cut per stage: half of face_detection_full_range's warm compile).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +28,10 @@
 
 namespace annrt::cpu {
 
+// Whether a plan of native stages only runs as one stage (what executions
+// want) or stage by stage (what the profiler times).
+enum class NativeRuns { JOINED, AS_PLANNED };
+
 class StagedGraph {
  public:
   // Threaded stages run on `pool`, the others on the calling thread; native
@@ -32,14 +39,17 @@ class StagedGraph {
   // (a cache's), or are packed into a new store that records them.
   static Result<std::unique_ptr<StagedGraph>> compile(
       std::shared_ptr<const Model> model, StagePlan plan, const ThreadPool& pool,
-      std::shared_ptr<WeightStore> weights = nullptr);
+      std::shared_ptr<WeightStore> weights = nullptr, NativeRuns nativeRuns = NativeRuns::JOINED);
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& sharedModel() const { return model_; }
   const ThreadPool& pool() const { return pool_; }
   const std::shared_ptr<const FusionPlan>& fusions() const { return fusions_; }
-  size_t stageCount() const { return stages_.size(); }
-  const PlannedStage& stagePlan(size_t stage) const { return stages_[stage].plan; }
+  // The plan, as given (and as the cache keeps it).
+  size_t stageCount() const { return plan_.size(); }
+  const PlannedStage& stagePlan(size_t stage) const { return plan_[stage]; }
+  // What runs: one per planned stage, or one for a joined native plan.
+  size_t runCount() const { return stages_.size(); }
   const WeightStore& weights() const { return *weights_; }
 
   // Maps the pages of the arena between stages on a thread of its own
@@ -49,7 +59,7 @@ class StagedGraph {
 
   // Runs on the model's inputs, writing its outputs (each large enough), the
   // threaded stages on the pool unless `threaded` is false; stageNs, if
-  // given, gets each stage's time. Not reentrant.
+  // given, gets the time of each of the runCount() stages. Not reentrant.
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded = true, std::vector<uint64_t>* stageNs = nullptr);
 
@@ -60,7 +70,6 @@ class StagedGraph {
     size_t index;
   };
   struct Stage {
-    PlannedStage plan;
     std::unique_ptr<StageExecutable> graph;
     std::vector<Slot> reads, writes;
     std::vector<const void*> inputs;  // per-run pointers, kept to avoid allocating
@@ -70,8 +79,12 @@ class StagedGraph {
   StagedGraph() = default;
   // `casts`: the HALF_CASTs by the operand they write, folded into each
   // stage reading them.
-  Result<void> addStage(PlannedStage plan, const std::unordered_map<uint32_t, uint32_t>& casts,
+  Result<void> addStage(const PlannedStage& plan,
+                        const std::unordered_map<uint32_t, uint32_t>& casts,
                         const std::function<bool(uint32_t)>& readOutside, const ThreadPool& pool);
+  // The whole partition as one stage: the plan's one stage, or its native
+  // stages joined.
+  Result<void> addWholeStage(const ThreadPool& pool);
   Slot slotOf(uint32_t operand);
   Result<void> allocateIntermediates();
 
@@ -79,6 +92,7 @@ class StagedGraph {
   std::shared_ptr<const FusionPlan> fusions_;
   std::shared_ptr<WeightStore> weights_;
   ThreadPool pool_;
+  std::vector<PlannedStage> plan_;
   std::vector<Stage> stages_;
   std::vector<ArenaTensor> intermediates_;  // bytes, by the stages writing and reading them
   std::vector<int64_t> intermediateOf_;     // per operand: index into intermediates_, or -1

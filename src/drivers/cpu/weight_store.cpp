@@ -9,18 +9,23 @@
 #include <cstdint>
 #include <new>
 
-#include "drivers/cpu/arena_plan.h"
-
 namespace annrt::cpu {
+namespace {
+
+// Packed weights start on a cache line, so that 64-byte vector loads of
+// them do not straddle two lines (malloc aligns to 16 bytes).
+constexpr std::align_val_t kWeightAlignment{64};
+
+}  // namespace
 
 WeightBuffer packWeights(size_t floats, const std::function<void(float*)>& fill) {
   // Whole cache lines, so that the size rounds the same way as the cached
   // blobs do (cpu_cache.cpp).
   const size_t bytes = std::max<size_t>((floats * sizeof(float) + 63) / 64 * 64, 64);
-  auto* raw = static_cast<float*>(::operator new[](bytes, kArenaAlignment));
+  auto* raw = static_cast<float*>(::operator new[](bytes, kWeightAlignment));
   std::fill_n(reinterpret_cast<uint8_t*>(raw), bytes, uint8_t{0});
   std::shared_ptr<const float> data(
-      raw, [](const float* p) { ::operator delete[](const_cast<float*>(p), kArenaAlignment); });
+      raw, [](const float* p) { ::operator delete[](const_cast<float*>(p), kWeightAlignment); });
   fill(raw);
   return {data.get(), std::move(data)};
 }
