@@ -870,6 +870,16 @@ TEST(NativeStagePlanTest, NativeStagesRunJoinedAsOneStage) {
     EXPECT_EQ((*joined)->runCount(), 1u);
     EXPECT_EQ((*joined)->stageCount(), 6u) << "the plan stays as given, for the cache";
     EXPECT_EQ((*asPlanned)->runCount(), 6u);
+    // With an XNNPACK stage between: the native stages before it and after
+    // it run as two, their arenas in the staged graph's.
+    StagePlan split = plan;
+    split.stages[2].native = false;
+    auto around = StagedGraph::compile(head.model, split, sharedThreadPool(2));
+    ASSERT_TRUE(around.ok()) << around.error().message;
+    auto aroundAsPlanned = StagedGraph::compile(head.model, split, sharedThreadPool(2), nullptr,
+                                                NativeRuns::AS_PLANNED);
+    ASSERT_TRUE(aroundAsPlanned.ok()) << aroundAsPlanned.error().message;
+    EXPECT_EQ((*around)->runCount(), 3u);
     // The same kernels in the same order: the same bits, threaded or not.
     const std::vector<float> input = test::seededValues(Head::kInput, 5);
     for (const bool threaded : {true, false}) {
@@ -877,6 +887,11 @@ TEST(NativeStagePlanTest, NativeStagesRunJoinedAsOneStage) {
       ASSERT_TRUE((*joined)->run({input.data()}, {one.data()}, threaded).ok());
       ASSERT_TRUE((*asPlanned)->run({input.data()}, {staged.data()}, threaded).ok());
       EXPECT_EQ(one, staged) << (threaded ? "threaded" : "inline");
+      std::vector<float> three(Head::kOutput), six(Head::kOutput);
+      ASSERT_TRUE((*around)->run({input.data()}, {three.data()}, threaded).ok());
+      ASSERT_TRUE((*aroundAsPlanned)->run({input.data()}, {six.data()}, threaded).ok());
+      EXPECT_EQ(three, six) << (threaded ? "threaded" : "inline");
+      expectNear(three, one);
     }
   });
 }

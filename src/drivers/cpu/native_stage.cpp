@@ -22,7 +22,8 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
                                                           const FusionPlan& fusions,
                                                           ThreadPool pool, WeightStore* weights,
                                                           uint32_t stageIndex,
-                                                          const std::vector<bool>& threaded) {
+                                                          const std::vector<bool>& threaded,
+                                                          ArenaPlacement placement) {
   std::unique_ptr<NativeStage> stage(new NativeStage());
   stage->model_ = std::move(model);
   stage->pool_ = std::move(pool);
@@ -71,11 +72,12 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
-  ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced));
+  ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, placement));
   return stage;
 }
 
-Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
+Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
+                                       ArenaPlacement placement) {
   const Subgraph& main = model_->main;
   std::unordered_map<uint32_t, Location> where;
   for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
@@ -113,7 +115,10 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced) {
   for (const auto& [operand, index] : tensorOf) {
     where[operand] = {Location::Kind::ARENA, tensors[index].offset};
   }
-  ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
+  if (placement == ArenaPlacement::OWN) {
+    ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
+    arenaBase_ = arena_.data();
+  }
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
     for (uint32_t operand : step.kernel->reads()) step.reads.push_back(where.at(operand));
@@ -129,6 +134,8 @@ void NativeStage::populateArenaAhead() {
 
 Result<void> NativeStage::run(const std::vector<const void*>& inputs,
                               const std::vector<void*>& outputs, bool threaded) {
+  ANNRT_CHECK(arenaFloats_ == 0 || arenaBase_ != nullptr,
+              "annrt-cpu: a native stage run before its arena was placed");
   ANNRT_CHECK(inputs.size() == model_->main.inputIndexes.size() &&
                   outputs.size() == model_->main.outputIndexes.size(),
               "annrt-cpu: a native stage got {} inputs and {} outputs", inputs.size(),
@@ -138,7 +145,7 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
       case Location::Kind::MODEL_INPUT:
         return static_cast<float*>(const_cast<void*>(inputs[at.index]));
       case Location::Kind::MODEL_OUTPUT: return static_cast<float*>(outputs[at.index]);
-      case Location::Kind::ARENA: return reinterpret_cast<float*>(arena_.data()) + at.index;
+      case Location::Kind::ARENA: return reinterpret_cast<float*>(arenaBase_) + at.index;
     }
     return nullptr;
   };

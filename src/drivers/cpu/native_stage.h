@@ -23,6 +23,12 @@
 
 namespace annrt::cpu {
 
+// Who maps a native stage's arena: the stage itself, or the staged graph
+// around it, which places it in its own arena (placeArena) among the
+// tensors that cross stages, so that the arenas of several native stages,
+// which never run at once, share space.
+enum class ArenaPlacement { OWN, CALLER };
+
 class NativeStage final : public StageExecutable {
  public:
   // `fusions`: the plan of `model` (FusionPlan::slice of the partition's,
@@ -33,11 +39,10 @@ class NativeStage final : public StageExecutable {
   // under stage number `stage`. `threaded`, if not empty, says per
   // operation of `model` whether its kernel runs on `pool` (the stage plan's
   // choice); otherwise every kernel does.
-  static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
-                                                      const FusionPlan& fusions, ThreadPool pool,
-                                                      WeightStore* weights = nullptr,
-                                                      uint32_t stage = 0,
-                                                      const std::vector<bool>& threaded = {});
+  static Result<std::unique_ptr<NativeStage>> compile(
+      std::shared_ptr<const Model> model, const FusionPlan& fusions, ThreadPool pool,
+      WeightStore* weights = nullptr, uint32_t stage = 0, const std::vector<bool>& threaded = {},
+      ArenaPlacement placement = ArenaPlacement::OWN);
 
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded) override;
@@ -46,6 +51,9 @@ class NativeStage final : public StageExecutable {
 
   // Floats in the arena (for tests of the planning).
   size_t arenaFloats() const { return arenaFloats_; }
+  // ArenaPlacement::CALLER: where the arena is, arenaFloats() floats on a
+  // 64-byte boundary; set before the first run.
+  void placeArena(uint8_t* arena) { arenaBase_ = arena; }
 
  private:
   struct Location {
@@ -61,13 +69,14 @@ class NativeStage final : public StageExecutable {
   };
 
   NativeStage() = default;
-  Result<void> placeTensors(const std::vector<uint32_t>& produced);
+  Result<void> placeTensors(const std::vector<uint32_t>& produced, ArenaPlacement placement);
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
   std::vector<Step> steps_;
   size_t arenaFloats_ = 0;
-  ArenaMemory arena_;
+  ArenaMemory arena_;             // ArenaPlacement::OWN
+  uint8_t* arenaBase_ = nullptr;  // arena_'s or the caller's
 };
 
 }  // namespace annrt::cpu

@@ -12,28 +12,6 @@
 #include "drivers/cpu/native_stage.h"
 
 namespace annrt::cpu {
-namespace {
-
-// `fusions`: the plan of `model`. paddedInputs[i]: XNN_EXTRA_BYTES past the
-// end of input i may be read.
-Result<std::unique_ptr<StageExecutable>> compileStage(
-    std::shared_ptr<const Model> model, const PlannedStage& plan, const FusionPlan& fusions,
-    const ThreadPool& pool, const std::shared_ptr<WeightStore>& weights, uint32_t index,
-    std::vector<bool> paddedInputs = {}) {
-  ThreadPool stagePool = plan.threaded ? pool : nullptr;
-  if (plan.native) {
-    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> stage,
-                           NativeStage::compile(std::move(model), fusions, std::move(stagePool),
-                                                weights.get(), index));
-    return std::unique_ptr<StageExecutable>(std::move(stage));
-  }
-  ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,
-                         CompiledGraph::compile(std::move(model), std::move(stagePool),
-                                                std::move(paddedInputs), weights));
-  return std::unique_ptr<StageExecutable>(std::move(graph));
-}
-
-}  // namespace
 
 Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const Model> model,
                                                           StagePlan stagePlan,
@@ -50,10 +28,21 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   graph->weights_ = weights != nullptr ? std::move(weights) : std::make_shared<WeightStore>();
   graph->pool_ = pool;
   graph->plan_ = std::move(stagePlan.stages);
-  const bool allNative = std::all_of(graph->plan_.begin(), graph->plan_.end(),
-                                     [](const PlannedStage& stage) { return stage.native; });
-  if (graph->plan_.size() == 1 || (allNative && nativeRuns == NativeRuns::JOINED)) {
-    ANNRT_RETURN_IF_ERROR(graph->addWholeStage(pool));
+  const std::vector<PlannedStage>& plan = graph->plan_;
+  // What runs: each XNNPACK stage, and each run of consecutive native
+  // stages joined (or each native stage, as planned).
+  std::vector<Run> runs;
+  for (size_t s = 0; s < plan.size(); ++s) {
+    const bool join = nativeRuns == NativeRuns::JOINED && s > 0 && plan[s].native &&
+                      plan[s - 1].native;
+    if (join) {
+      ++runs.back().count;
+    } else {
+      runs.push_back({s, 1});
+    }
+  }
+  if (runs.size() == 1) {
+    ANNRT_RETURN_IF_ERROR(graph->addWholeStage(runs.front(), pool));
     return graph;
   }
   const Model& whole = *graph->model_;
@@ -61,9 +50,10 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   // An operand is read outside a stage when a staged operation of another
   // stage reads it; folded casts go into every stage reading them instead.
   std::vector<int> stageOf(whole.main.operations.size(), -1);
-  const std::vector<PlannedStage>& plan = graph->plan_;
-  for (size_t s = 0; s < plan.size(); ++s) {
-    for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(s);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (size_t s = runs[r].first; s < runs[r].first + runs[r].count; ++s) {
+      for (uint32_t op : plan[s].operations) stageOf[op] = static_cast<int>(r);
+    }
   }
   std::unordered_map<uint32_t, uint32_t> casts;
   for (uint32_t op = 0; op < whole.main.operations.size(); ++op) {
@@ -82,36 +72,63 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
       reader = reader == kNoStage || reader == stageOf[op] ? stageOf[op] : kSeveralStages;
     }
   }
-  for (size_t s = 0; s < plan.size(); ++s) {
-    const auto stage = static_cast<int>(s);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const auto stage = static_cast<int>(r);
     auto readOutside = [&](uint32_t operand) {
       const int reader = readerStage[operand];
       return reader == kSeveralStages || (reader >= 0 && reader != stage);
     };
-    ANNRT_RETURN_IF_ERROR(graph->addStage(plan[s], casts, readOutside, pool));
+    ANNRT_RETURN_IF_ERROR(graph->addStage(runs[r], casts, readOutside, pool));
   }
   ANNRT_RETURN_IF_ERROR(graph->allocateIntermediates());
   return graph;
 }
 
-Result<void> StagedGraph::addWholeStage(const ThreadPool& pool) {
-  const Model& whole = *model_;
-  Stage stage{nullptr, {}, {}, {}, {}};
-  if (plan_.size() == 1) {
-    ANNRT_ASSIGN_OR_RETURN(stage.graph,
-                           compileStage(model_, plan_.front(), *fusions_, pool, weights_, 0));
-  } else {
-    // Folded casts are in no stage, and run in none.
-    std::vector<bool> threaded(whole.main.operations.size(), false);
-    for (const PlannedStage& planned : plan_) {
-      for (uint32_t op : planned.operations) threaded[op] = planned.threaded;
-    }
-    const bool anyThreaded = std::find(threaded.begin(), threaded.end(), true) != threaded.end();
-    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> joined,
-                           NativeStage::compile(model_, *fusions_, anyThreaded ? pool : nullptr,
-                                                weights_.get(), 0, threaded));
-    stage.graph = std::move(joined);
+std::vector<uint32_t> StagedGraph::operationsOf(Run run) const {
+  std::vector<uint32_t> operations;
+  for (size_t s = run.first; s < run.first + run.count; ++s) {
+    operations.insert(operations.end(), plan_[s].operations.begin(), plan_[s].operations.end());
   }
+  return operations;
+}
+
+Result<std::unique_ptr<StageExecutable>> StagedGraph::compileRun(
+    Run run, std::shared_ptr<const Model> model, const std::vector<uint32_t>& operations,
+    const FusionPlan& fusions, const ThreadPool& pool, uint32_t index,
+    std::vector<bool> paddedInputs, NativeStage** native) const {
+  const PlannedStage& first = plan_[run.first];
+  if (!first.native) {
+    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,
+                           CompiledGraph::compile(std::move(model), first.threaded ? pool : nullptr,
+                                                  std::move(paddedInputs), weights_));
+    return std::unique_ptr<StageExecutable>(std::move(graph));
+  }
+  // operations[i] (of the partition) is operation i of `model`; folded
+  // casts are in no planned stage, and run in none.
+  std::vector<bool> threaded(operations.size(), false);
+  for (size_t s = run.first; s < run.first + run.count; ++s) {
+    for (uint32_t op : plan_[s].operations) {
+      const auto at = std::lower_bound(operations.begin(), operations.end(), op);
+      threaded[static_cast<size_t>(at - operations.begin())] = plan_[s].threaded;
+    }
+  }
+  const bool anyThreaded = std::find(threaded.begin(), threaded.end(), true) != threaded.end();
+  ANNRT_ASSIGN_OR_RETURN(
+      std::unique_ptr<NativeStage> stage,
+      NativeStage::compile(std::move(model), fusions, anyThreaded ? pool : nullptr, weights_.get(),
+                           index, threaded,
+                           native != nullptr ? ArenaPlacement::CALLER : ArenaPlacement::OWN));
+  if (native != nullptr) *native = stage.get();
+  return std::unique_ptr<StageExecutable>(std::move(stage));
+}
+
+Result<void> StagedGraph::addWholeStage(Run run, const ThreadPool& pool) {
+  const Model& whole = *model_;
+  std::vector<uint32_t> operations(whole.main.operations.size());
+  for (uint32_t op = 0; op < operations.size(); ++op) operations[op] = op;
+  Stage stage;
+  ANNRT_ASSIGN_OR_RETURN(stage.graph,
+                         compileRun(run, model_, operations, *fusions_, pool, 0, {}, nullptr));
   for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
     stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
   }
@@ -124,13 +141,13 @@ Result<void> StagedGraph::addWholeStage(const ThreadPool& pool) {
   return {};
 }
 
-Result<void> StagedGraph::addStage(const PlannedStage& plan,
-                                   const std::unordered_map<uint32_t, uint32_t>& casts,
+Result<void> StagedGraph::addStage(Run run, const std::unordered_map<uint32_t, uint32_t>& casts,
                                    const std::function<bool(uint32_t)>& readOutside,
                                    const ThreadPool& pool) {
   const Model& whole = *model_;
-  std::vector<uint32_t> operations = plan.operations;
-  for (uint32_t op : plan.operations) {
+  const std::vector<uint32_t> planned = operationsOf(run);
+  std::vector<uint32_t> operations = planned;
+  for (uint32_t op : planned) {
     for (uint32_t input : whole.main.operations[op].inputs) {
       if (auto cast = casts.find(input); cast != casts.end()) operations.push_back(cast->second);
     }
@@ -139,22 +156,26 @@ Result<void> StagedGraph::addStage(const PlannedStage& plan,
   operations.erase(std::unique(operations.begin(), operations.end()), operations.end());
   Submodel submodel = extractSubmodel(whole, operations, readOutside);
   const size_t index = stages_.size();
-  std::vector<Slot> reads;
+  Stage stage;
   std::vector<bool> padded;
   for (uint32_t operand : submodel.inputs) {
-    reads.push_back(slotOf(operand));
-    padded.push_back(reads.back().kind == Slot::Kind::INTERMEDIATE);
-    if (padded.back()) intermediates_[reads.back().index].last = index;
+    stage.reads.push_back(slotOf(operand));
+    padded.push_back(stage.reads.back().kind == Slot::Kind::INTERMEDIATE);
+    if (padded.back()) intermediates_[stage.reads.back().index].last = index;
   }
   Result<std::unique_ptr<StageExecutable>> compiled =
-      compileStage(submodel.model, plan, fusions_->slice(operations), pool, weights_,
-                   static_cast<uint32_t>(index), std::move(padded));
+      compileRun(run, submodel.model, operations, fusions_->slice(operations), pool,
+                 static_cast<uint32_t>(index), std::move(padded), &stage.native);
   if (!compiled.ok()) {
-    return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}",
-                     stages_.size(), plan.operations.front(), plan.operations.back(),
-                     compiled.error().message);
+    return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}", index,
+                     planned.front(), planned.back(), compiled.error().message);
   }
-  Stage stage{std::move(*compiled), std::move(reads), {}, {}, {}};
+  stage.graph = std::move(*compiled);
+  if (stage.native != nullptr && stage.native->arenaFloats() > 0) {
+    // Alive only while the stage runs: the arenas of native stages share space.
+    stage.scratch = static_cast<int64_t>(intermediates_.size());
+    intermediates_.push_back({index, index, stage.native->arenaFloats() * sizeof(float), 0});
+  }
   for (uint32_t operand : submodel.outputs) {
     const auto& outputs = whole.main.outputIndexes;
     if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
@@ -176,6 +197,11 @@ Result<void> StagedGraph::allocateIntermediates() {
   const size_t bytes = planArena(intermediates_);
   if (bytes == 0) return {};
   ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(bytes));
+  for (Stage& stage : stages_) {
+    if (stage.scratch >= 0) {
+      stage.native->placeArena(arena_.data() + intermediates_[stage.scratch].offset);
+    }
+  }
   return {};
 }
 

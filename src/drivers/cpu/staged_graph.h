@@ -23,6 +23,7 @@
 #include "drivers/cpu/arena_memory.h"
 #include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/compiled_graph.h"
+#include "drivers/cpu/native_stage.h"
 #include "drivers/cpu/stage_plan.h"
 #include "drivers/cpu/weight_store.h"
 
@@ -74,17 +75,31 @@ class StagedGraph {
     std::vector<Slot> reads, writes;
     std::vector<const void*> inputs;  // per-run pointers, kept to avoid allocating
     std::vector<void*> outputs;
+    NativeStage* native = nullptr;  // graph, if it is one placed in the arena
+    int64_t scratch = -1;           // its arena: an index into intermediates_
+  };
+  // Planned stages [first, first + count), compiled as one.
+  struct Run {
+    size_t first, count;
   };
 
   StagedGraph() = default;
   // `casts`: the HALF_CASTs by the operand they write, folded into each
   // stage reading them.
-  Result<void> addStage(const PlannedStage& plan,
-                        const std::unordered_map<uint32_t, uint32_t>& casts,
+  Result<void> addStage(Run run, const std::unordered_map<uint32_t, uint32_t>& casts,
                         const std::function<bool(uint32_t)>& readOutside, const ThreadPool& pool);
   // The whole partition as one stage: the plan's one stage, or its native
   // stages joined.
-  Result<void> addWholeStage(const ThreadPool& pool);
+  Result<void> addWholeStage(Run run, const ThreadPool& pool);
+  std::vector<uint32_t> operationsOf(Run run) const;
+  // `model` is `operations` of the partition (sorted), `fusions` its plan.
+  // `native`, if given, gets a native stage whose arena the caller places.
+  Result<std::unique_ptr<StageExecutable>> compileRun(Run run, std::shared_ptr<const Model> model,
+                                                      const std::vector<uint32_t>& operations,
+                                                      const FusionPlan& fusions,
+                                                      const ThreadPool& pool, uint32_t index,
+                                                      std::vector<bool> paddedInputs,
+                                                      NativeStage** native) const;
   Slot slotOf(uint32_t operand);
   Result<void> allocateIntermediates();
 
