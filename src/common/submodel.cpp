@@ -11,6 +11,37 @@
 namespace annrt {
 namespace {
 
+enum class OperandRole { VALUE, INPUT, OUTPUT, INTERNAL };
+
+// What main operand `index`, used by a set of operations that produces the
+// operands `produced` (sorted), is to that set.
+OperandRole roleIn(const Model& model, uint32_t index, const std::vector<uint32_t>& produced,
+                   const std::function<bool(uint32_t)>& isReadOutside) {
+  const Operand& source = model.main.operands[index];
+  const bool isValue = source.lifetime == Lifetime::CONSTANT_COPY ||
+                       source.lifetime == Lifetime::CONSTANT_REFERENCE ||
+                       source.lifetime == Lifetime::NO_VALUE ||
+                       source.lifetime == Lifetime::SUBGRAPH;
+  if (isValue) return OperandRole::VALUE;
+  if (!std::binary_search(produced.begin(), produced.end(), index)) return OperandRole::INPUT;
+  // Unread results too: the step's device writes them where the plan says.
+  if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || isReadOutside(index) ||
+      source.consumers == 0) {
+    return OperandRole::OUTPUT;
+  }
+  return OperandRole::INTERNAL;
+}
+
+std::vector<uint32_t> producedBy(const Model& model, const std::vector<uint32_t>& operations) {
+  std::vector<uint32_t> produced;
+  for (uint32_t index : operations) {
+    const Operation& operation = model.main.operations[index];
+    produced.insert(produced.end(), operation.outputs.begin(), operation.outputs.end());
+  }
+  std::sort(produced.begin(), produced.end());
+  return produced;
+}
+
 class SubmodelBuilder {
  public:
   SubmodelBuilder(const Model& model, const std::function<bool(uint32_t)>& isReadOutside)
@@ -24,9 +55,8 @@ class SubmodelBuilder {
     for (uint32_t index : operations) {
       const Operation& operation = model_.main.operations[index];
       operandUses += operation.inputs.size() + operation.outputs.size();
-      produced_.insert(produced_.end(), operation.outputs.begin(), operation.outputs.end());
     }
-    std::sort(produced_.begin(), produced_.end());
+    produced_ = producedBy(model_, operations);
     mapping_.reserve(operandUses);
     auto result = std::make_shared<Model>();
     result->main.operands.reserve(operandUses);
@@ -77,24 +107,19 @@ class SubmodelBuilder {
     if (source.lifetime == Lifetime::CONSTANT_COPY && compact_) {
       operand.location.offset = copyValue(source, result);
     }
-    const bool isValue = source.lifetime == Lifetime::CONSTANT_COPY ||
-                         source.lifetime == Lifetime::CONSTANT_REFERENCE ||
-                         source.lifetime == Lifetime::NO_VALUE ||
-                         source.lifetime == Lifetime::SUBGRAPH;
-    if (!isValue) {
-      if (!std::binary_search(produced_.begin(), produced_.end(), index)) {
+    switch (roleIn(model_, index, produced_, isReadOutside_)) {
+      case OperandRole::VALUE: break;
+      case OperandRole::INPUT:
         operand.lifetime = Lifetime::SUBGRAPH_INPUT;
         result.main.inputIndexes.push_back(newIndex);
         submodel.inputs.push_back(index);
-      } else if (source.lifetime == Lifetime::SUBGRAPH_OUTPUT || isReadOutside_(index) ||
-                 source.consumers == 0) {
-        // Unread results too: the step's device writes them where the plan says.
+        break;
+      case OperandRole::OUTPUT:
         operand.lifetime = Lifetime::SUBGRAPH_OUTPUT;
         result.main.outputIndexes.push_back(newIndex);
         submodel.outputs.push_back(index);
-      } else {
-        operand.lifetime = Lifetime::TEMPORARY_VARIABLE;
-      }
+        break;
+      case OperandRole::INTERNAL: operand.lifetime = Lifetime::TEMPORARY_VARIABLE; break;
     }
     result.main.operands.push_back(std::move(operand));
     return newIndex;
@@ -132,6 +157,30 @@ class SubmodelBuilder {
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
                          const std::function<bool(uint32_t)>& isReadOutside) {
   return SubmodelBuilder(model, isReadOutside).build(operations);
+}
+
+SubmodelBoundary submodelBoundary(const Model& model, const std::vector<uint32_t>& operations,
+                                  const std::function<bool(uint32_t)>& isReadOutside) {
+  const std::vector<uint32_t> produced = producedBy(model, operations);
+  SubmodelBoundary boundary;
+  std::vector<uint32_t> seen;  // sorted
+  auto visit = [&](uint32_t index) {
+    const auto at = std::lower_bound(seen.begin(), seen.end(), index);
+    if (at != seen.end() && *at == index) return;
+    seen.insert(at, index);
+    switch (roleIn(model, index, produced, isReadOutside)) {
+      case OperandRole::INPUT: boundary.inputs.push_back(index); break;
+      case OperandRole::OUTPUT: boundary.outputs.push_back(index); break;
+      case OperandRole::VALUE:
+      case OperandRole::INTERNAL: break;
+    }
+  };
+  for (uint32_t index : operations) {
+    const Operation& operation = model.main.operations[index];
+    for (uint32_t input : operation.inputs) visit(input);
+    for (uint32_t output : operation.outputs) visit(output);
+  }
+  return boundary;
 }
 
 }  // namespace annrt

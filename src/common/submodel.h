@@ -32,4 +32,13 @@ struct Submodel {
 Submodel extractSubmodel(const Model& model, const std::vector<uint32_t>& operations,
                          const std::function<bool(uint32_t)>& isReadOutside);
 
+// The inputs and outputs extractSubmodel would give, in its order, without
+// making the submodel (annrt-cpu's native stages run on the whole model).
+struct SubmodelBoundary {
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+SubmodelBoundary submodelBoundary(const Model& model, const std::vector<uint32_t>& operations,
+                                  const std::function<bool(uint32_t)>& isReadOutside);
+
 }  // namespace annrt

@@ -103,5 +103,27 @@ TEST(SubmodelTest, KeepsEverySmallValueWithReferencedSubgraphs) {
   EXPECT_EQ(constantOf(*last.model, 0), 3.5f);
 }
 
+TEST(SubmodelTest, BoundaryIsWhatTheSubmodelWouldTakeAndGive) {
+  Model model = addChain();
+  for (const Operation& operation : model.main.operations) {
+    for (uint32_t input : operation.inputs) ++model.main.operands[input].consumers;
+  }
+  // The results of the first two ADDs (operands 2 and 4) are read by
+  // operations of other stages too.
+  auto readLater = [](uint32_t operand) { return operand == 2 || operand == 4; };
+  const std::vector<std::vector<uint32_t>> cuts = {{0}, {1}, {2}, {0, 1}, {1, 2}, {0, 1, 2}};
+  for (const std::vector<uint32_t>& operations : cuts) {
+    const Submodel submodel = extractSubmodel(model, operations, readLater);
+    const SubmodelBoundary boundary = submodelBoundary(model, operations, readLater);
+    EXPECT_EQ(boundary.inputs, submodel.inputs)
+        << "cut of " << operations.size() << " from " << operations.front();
+    EXPECT_EQ(boundary.outputs, submodel.outputs)
+        << "cut of " << operations.size() << " from " << operations.front();
+  }
+  const SubmodelBoundary firstTwo = submodelBoundary(model, {0, 1}, readLater);
+  EXPECT_EQ(firstTwo.inputs, (std::vector<uint32_t>{0}));
+  EXPECT_EQ(firstTwo.outputs, (std::vector<uint32_t>{2, 4}));
+}
+
 }  // namespace
 }  // namespace annrt

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <new>
-#include <optional>
 #include <unordered_map>
 
 #include "drivers/cpu/arena_plan.h"
@@ -20,10 +19,7 @@ constexpr size_t kAlignFloats = 16;
 
 Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const Model> model,
                                                           const FusionPlan& fusions,
-                                                          ThreadPool pool, WeightStore* weights,
-                                                          uint32_t stageIndex,
-                                                          const std::vector<bool>& threaded,
-                                                          ArenaPlacement placement) {
+                                                          ThreadPool pool, NativeStageSpec spec) {
   std::unique_ptr<NativeStage> stage(new NativeStage());
   stage->model_ = std::move(model);
   stage->pool_ = std::move(pool);
@@ -31,18 +27,31 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   ANNRT_CHECK(fusions.operationCount() == main.operations.size(),
               "annrt-cpu: a fusion plan of {} operations for a stage of {}",
               fusions.operationCount(), main.operations.size());
-  ANNRT_CHECK(threaded.empty() || threaded.size() == main.operations.size(),
-              "annrt-cpu: threads chosen for {} operations of a stage of {}", threaded.size(),
+  ANNRT_CHECK(spec.threaded.empty() || spec.threaded.size() == main.operations.size(),
+              "annrt-cpu: threads chosen for {} operations of a model of {}", spec.threaded.size(),
               main.operations.size());
+  const bool all = spec.operations.empty();
+  if (all) {
+    spec.operations.resize(main.operations.size());
+    for (uint32_t i = 0; i < main.operations.size(); ++i) spec.operations[i] = i;
+    if (spec.inputs.empty() && spec.outputs.empty()) {
+      spec.inputs = main.inputIndexes;
+      spec.outputs = main.outputIndexes;
+    }
+  }
+  auto inStage = [&](uint32_t op) {
+    return op != FusionPlan::kNoNode &&
+           (all || std::binary_search(spec.operations.begin(), spec.operations.end(), op));
+  };
   LoweringContext context(*stage->model_, nullptr);
-  context.useWeights(weights, stageIndex);
+  context.useWeights(spec.weights, spec.stage);
   uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
-  std::optional<uint32_t> pad;              // a PAD the next node folds in
-  for (uint32_t i = 0; i < main.operations.size(); ++i) {
+  uint32_t pad = FusionPlan::kNoNode;       // a PAD the next node folds in
+  for (const uint32_t i : spec.operations) {
     const Operation& op = main.operations[i];
     const FusionRole role = fusions.role(i);
     if (role == FusionRole::HALF_CAST) continue;
-    ANNRT_CPU_REQUIRE(fusions.node(i) != FusionPlan::kNoNode,
+    ANNRT_CPU_REQUIRE(inStage(fusions.node(i)),
                       "annrt-cpu: operation {} ({}) folds into an operation of another stage", i,
                       operationTypeName(op.type));
     if (role == FusionRole::CLAMP) {
@@ -56,35 +65,41 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       pad = i;
       continue;
     }
-    ANNRT_CPU_REQUIRE(!pad || fusions.node(*pad) == i,
-                      "annrt-cpu: the PAD, operation {}, does not fold into operation {}", *pad, i);
+    const bool padded = pad != FusionPlan::kNoNode;
+    ANNRT_CPU_REQUIRE(!padded || fusions.node(pad) == i,
+                      "annrt-cpu: the PAD, operation {}, does not fold into operation {}", pad, i);
     Result<std::unique_ptr<NativeKernel>> kernel =
-        makeNativeKernel(context, op, pad ? &main.operations[*pad] : nullptr);
+        makeNativeKernel(context, op, padded ? &main.operations[pad] : nullptr);
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
     }
     context.dropConvertedHalves();
-    stage->steps_.push_back({std::move(*kernel), {}, {}, {}, threaded.empty() || threaded[i]});
+    stage->steps_.push_back(
+        {std::move(*kernel), {}, {}, {}, spec.threaded.empty() || spec.threaded[i]});
     lastNode = i;
-    pad.reset();
+    pad = FusionPlan::kNoNode;
   }
+  ANNRT_CPU_REQUIRE(pad == FusionPlan::kNoNode,
+                    "annrt-cpu: the PAD, operation {}, folds into no operation after it", pad);
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
-  ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, placement));
+  ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, spec));
   return stage;
 }
 
 Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
-                                       ArenaPlacement placement) {
+                                       const NativeStageSpec& spec) {
   const Subgraph& main = model_->main;
+  inputCount_ = spec.inputs.size();
+  outputCount_ = spec.outputs.size();
   std::unordered_map<uint32_t, Location> where;
-  for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
-    where[main.inputIndexes[i]] = {Location::Kind::MODEL_INPUT, i};
+  for (size_t i = 0; i < spec.inputs.size(); ++i) {
+    where[spec.inputs[i]] = {Location::Kind::STAGE_INPUT, i};
   }
-  for (size_t i = 0; i < main.outputIndexes.size(); ++i) {
-    where[main.outputIndexes[i]] = {Location::Kind::MODEL_OUTPUT, i};
+  for (size_t i = 0; i < spec.outputs.size(); ++i) {
+    where[spec.outputs[i]] = {Location::Kind::STAGE_OUTPUT, i};
   }
   // Every other tensor a step writes lives in the arena from the step writing
   // it to the last step reading it.
@@ -103,7 +118,7 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
     for (uint32_t operand : steps_[s].kernel->reads()) {
       auto step = producer.find(operand);
       const bool input =
-          where.count(operand) != 0 && where[operand].kind == Location::Kind::MODEL_INPUT;
+          where.count(operand) != 0 && where[operand].kind == Location::Kind::STAGE_INPUT;
       ANNRT_CPU_REQUIRE(input || (step != producer.end() && step->second < s),
                         "annrt-cpu: operand {} is read before it is written", operand);
       if (auto tensor = tensorOf.find(operand); tensor != tensorOf.end()) {
@@ -115,7 +130,7 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
   for (const auto& [operand, index] : tensorOf) {
     where[operand] = {Location::Kind::ARENA, tensors[index].offset};
   }
-  if (placement == ArenaPlacement::OWN) {
+  if (spec.placement == ArenaPlacement::OWN) {
     ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
     arenaBase_ = arena_.data();
   }
@@ -136,15 +151,14 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
                               const std::vector<void*>& outputs, bool threaded) {
   ANNRT_CHECK(arenaFloats_ == 0 || arenaBase_ != nullptr,
               "annrt-cpu: a native stage run before its arena was placed");
-  ANNRT_CHECK(inputs.size() == model_->main.inputIndexes.size() &&
-                  outputs.size() == model_->main.outputIndexes.size(),
+  ANNRT_CHECK(inputs.size() == inputCount_ && outputs.size() == outputCount_,
               "annrt-cpu: a native stage got {} inputs and {} outputs", inputs.size(),
               outputs.size());
   auto address = [&](const Location& at) -> float* {
     switch (at.kind) {
-      case Location::Kind::MODEL_INPUT:
+      case Location::Kind::STAGE_INPUT:
         return static_cast<float*>(const_cast<void*>(inputs[at.index]));
-      case Location::Kind::MODEL_OUTPUT: return static_cast<float*>(outputs[at.index]);
+      case Location::Kind::STAGE_OUTPUT: return static_cast<float*>(outputs[at.index]);
       case Location::Kind::ARENA: return reinterpret_cast<float*>(arenaBase_) + at.index;
     }
     return nullptr;

@@ -2,13 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A stage of a staged partition run on annrt-cpu's own kernels
-// (native_kernel.h), one per node of its fusion plan (fusion.h) in order: a
-// clamp folded into a node is folded into its kernel, a PAD into the kernel
-// of the node after it (makeNativeKernel). Tensors made and
-// used inside the stage live in one arena sized at compile time, where
-// tensors whose lifetimes do not overlap share space: a partition whose
-// every operation runs here is one such stage (stage_plan.h), so its arena
-// is mapped like the staged graph's (arena_memory.h).
+// (native_kernel.h): operations of the partition's model, one kernel per
+// node of its fusion plan (fusion.h) in order: a clamp folded into a node is
+// folded into its kernel, a PAD into the kernel of the node after it
+// (makeNativeKernel). Tensors made and used inside the stage live in one
+// arena sized at compile time, where tensors whose lifetimes do not overlap
+// share space: the stage's own (mapped as the staged graph's is,
+// arena_memory.h) when it runs the whole partition, else a place in the
+// staged graph's arena.
 #pragma once
 
 #include <memory>
@@ -29,20 +30,35 @@ namespace annrt::cpu {
 // which never run at once, share space.
 enum class ArenaPlacement { OWN, CALLER };
 
+// What of a model a native stage runs, and how.
+struct NativeStageSpec {
+  // Operations of the model in execution order, the folded casts they
+  // read among them; empty: all of them.
+  std::vector<uint32_t> operations;
+  // The operands read from outside those operations and those written
+  // for outside, in the order run() takes and gives them (as
+  // submodelBoundary lists them); with all operations, empty lists mean
+  // the model's inputs and outputs.
+  std::vector<uint32_t> inputs, outputs;
+  // Per operation of the model: whether its kernel runs on the pool (the
+  // stage plan's choice); empty: every kernel does.
+  std::vector<bool> threaded;
+  // The kernels' weights (weight_store.h), under stage number `stage`;
+  // null: each kernel packs its own.
+  WeightStore* weights = nullptr;
+  uint32_t stage = 0;
+  ArenaPlacement placement = ArenaPlacement::OWN;
+};
+
 class NativeStage final : public StageExecutable {
  public:
-  // `fusions`: the plan of `model` (FusionPlan::slice of the partition's,
-  // its native folds included). Every node must have a native kernel, and
-  // what folds into it must be in the stage; OP_FAILED names the first
-  // operation that breaks this.
-  // The kernels' weights come from `weights` (weight_store.h), if given,
-  // under stage number `stage`. `threaded`, if not empty, says per
-  // operation of `model` whether its kernel runs on `pool` (the stage plan's
-  // choice); otherwise every kernel does.
-  static Result<std::unique_ptr<NativeStage>> compile(
-      std::shared_ptr<const Model> model, const FusionPlan& fusions, ThreadPool pool,
-      WeightStore* weights = nullptr, uint32_t stage = 0, const std::vector<bool>& threaded = {},
-      ArenaPlacement placement = ArenaPlacement::OWN);
+  // `fusions`: the plan of `model` (the partition's, its native folds
+  // included). Every node must have a native kernel, and what folds into it
+  // must be in the stage; OP_FAILED names the first operation that breaks
+  // this.
+  static Result<std::unique_ptr<NativeStage>> compile(std::shared_ptr<const Model> model,
+                                                      const FusionPlan& fusions, ThreadPool pool,
+                                                      NativeStageSpec spec = {});
 
   Result<void> run(const std::vector<const void*>& inputs, const std::vector<void*>& outputs,
                    bool threaded) override;
@@ -57,7 +73,7 @@ class NativeStage final : public StageExecutable {
 
  private:
   struct Location {
-    enum class Kind { MODEL_INPUT, MODEL_OUTPUT, ARENA } kind;
+    enum class Kind { STAGE_INPUT, STAGE_OUTPUT, ARENA } kind;
     size_t index;  // input or output index, or offset in floats into the arena
   };
   struct Step {
@@ -69,10 +85,11 @@ class NativeStage final : public StageExecutable {
   };
 
   NativeStage() = default;
-  Result<void> placeTensors(const std::vector<uint32_t>& produced, ArenaPlacement placement);
+  Result<void> placeTensors(const std::vector<uint32_t>& produced, const NativeStageSpec& spec);
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
+  size_t inputCount_ = 0, outputCount_ = 0;
   std::vector<Step> steps_;
   size_t arenaFloats_ = 0;
   ArenaMemory arena_;             // ArenaPlacement::OWN

@@ -33,8 +33,8 @@ Result<std::unique_ptr<StagedGraph>> StagedGraph::compile(std::shared_ptr<const 
   // stages joined (or each native stage, as planned).
   std::vector<Run> runs;
   for (size_t s = 0; s < plan.size(); ++s) {
-    const bool join = nativeRuns == NativeRuns::JOINED && s > 0 && plan[s].native &&
-                      plan[s - 1].native;
+    const bool join =
+        nativeRuns == NativeRuns::JOINED && s > 0 && plan[s].native && plan[s - 1].native;
     if (join) {
       ++runs.back().count;
     } else {
@@ -92,43 +92,32 @@ std::vector<uint32_t> StagedGraph::operationsOf(Run run) const {
   return operations;
 }
 
-Result<std::unique_ptr<StageExecutable>> StagedGraph::compileRun(
-    Run run, std::shared_ptr<const Model> model, const std::vector<uint32_t>& operations,
-    const FusionPlan& fusions, const ThreadPool& pool, uint32_t index,
-    std::vector<bool> paddedInputs, NativeStage** native) const {
-  const PlannedStage& first = plan_[run.first];
-  if (!first.native) {
-    ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<CompiledGraph> graph,
-                           CompiledGraph::compile(std::move(model), first.threaded ? pool : nullptr,
-                                                  std::move(paddedInputs), weights_));
-    return std::unique_ptr<StageExecutable>(std::move(graph));
-  }
-  // operations[i] (of the partition) is operation i of `model`; folded
-  // casts are in no planned stage, and run in none.
-  std::vector<bool> threaded(operations.size(), false);
+NativeStageSpec StagedGraph::nativeSpec(Run run, uint32_t index) const {
+  NativeStageSpec spec;
+  spec.threaded.assign(model_->main.operations.size(), false);
   for (size_t s = run.first; s < run.first + run.count; ++s) {
-    for (uint32_t op : plan_[s].operations) {
-      const auto at = std::lower_bound(operations.begin(), operations.end(), op);
-      threaded[static_cast<size_t>(at - operations.begin())] = plan_[s].threaded;
-    }
+    for (uint32_t op : plan_[s].operations) spec.threaded[op] = plan_[s].threaded;
   }
-  const bool anyThreaded = std::find(threaded.begin(), threaded.end(), true) != threaded.end();
-  ANNRT_ASSIGN_OR_RETURN(
-      std::unique_ptr<NativeStage> stage,
-      NativeStage::compile(std::move(model), fusions, anyThreaded ? pool : nullptr, weights_.get(),
-                           index, threaded,
-                           native != nullptr ? ArenaPlacement::CALLER : ArenaPlacement::OWN));
-  if (native != nullptr) *native = stage.get();
-  return std::unique_ptr<StageExecutable>(std::move(stage));
+  spec.weights = weights_.get();
+  spec.stage = index;
+  return spec;
 }
 
 Result<void> StagedGraph::addWholeStage(Run run, const ThreadPool& pool) {
   const Model& whole = *model_;
-  std::vector<uint32_t> operations(whole.main.operations.size());
-  for (uint32_t op = 0; op < operations.size(); ++op) operations[op] = op;
+  const PlannedStage& first = plan_[run.first];
   Stage stage;
-  ANNRT_ASSIGN_OR_RETURN(stage.graph,
-                         compileRun(run, model_, operations, *fusions_, pool, 0, {}, nullptr));
+  if (first.native) {
+    NativeStageSpec spec = nativeSpec(run, 0);
+    const bool threaded =
+        std::find(spec.threaded.begin(), spec.threaded.end(), true) != spec.threaded.end();
+    ANNRT_ASSIGN_OR_RETURN(
+        stage.graph,
+        NativeStage::compile(model_, *fusions_, threaded ? pool : nullptr, std::move(spec)));
+  } else {
+    ANNRT_ASSIGN_OR_RETURN(
+        stage.graph, CompiledGraph::compile(model_, first.threaded ? pool : nullptr, {}, weights_));
+  }
   for (size_t i = 0; i < whole.main.inputIndexes.size(); ++i) {
     stage.reads.push_back({Slot::Kind::MODEL_INPUT, i});
   }
@@ -154,43 +143,83 @@ Result<void> StagedGraph::addStage(Run run, const std::unordered_map<uint32_t, u
   }
   std::sort(operations.begin(), operations.end());
   operations.erase(std::unique(operations.begin(), operations.end()), operations.end());
-  Submodel submodel = extractSubmodel(whole, operations, readOutside);
   const size_t index = stages_.size();
   Stage stage;
-  std::vector<bool> padded;
-  for (uint32_t operand : submodel.inputs) {
-    stage.reads.push_back(slotOf(operand));
-    padded.push_back(stage.reads.back().kind == Slot::Kind::INTERMEDIATE);
-    if (padded.back()) intermediates_[stage.reads.back().index].last = index;
-  }
-  Result<std::unique_ptr<StageExecutable>> compiled =
-      compileRun(run, submodel.model, operations, fusions_->slice(operations), pool,
-                 static_cast<uint32_t>(index), std::move(padded), &stage.native);
+  Result<void> compiled = plan_[run.first].native
+                              ? compileNative(run, operations, readOutside, pool, stage)
+                              : compileXnnpack(run, operations, readOutside, pool, stage);
   if (!compiled.ok()) {
     return makeError(compiled.error().code, "annrt-cpu: stage {} (operations {}-{}): {}", index,
                      planned.front(), planned.back(), compiled.error().message);
-  }
-  stage.graph = std::move(*compiled);
-  if (stage.native != nullptr && stage.native->arenaFloats() > 0) {
-    // Alive only while the stage runs: the arenas of native stages share space.
-    stage.scratch = static_cast<int64_t>(intermediates_.size());
-    intermediates_.push_back({index, index, stage.native->arenaFloats() * sizeof(float), 0});
-  }
-  for (uint32_t operand : submodel.outputs) {
-    const auto& outputs = whole.main.outputIndexes;
-    if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
-      // Padded: XNNPACK may read XNN_EXTRA_BYTES past it in a later stage.
-      // 64-byte aligned, a cache line.
-      const size_t bytes = byteSize(whole.main.operands[operand].shape) + XNN_EXTRA_BYTES;
-      intermediateOf_[operand] = static_cast<int64_t>(intermediates_.size());
-      intermediates_.push_back({index, index, (bytes + 63) / 64 * 64, 0});
-    }
-    stage.writes.push_back(slotOf(operand));
   }
   stage.inputs.resize(stage.reads.size());
   stage.outputs.resize(stage.writes.size());
   stages_.push_back(std::move(stage));
   return {};
+}
+
+Result<void> StagedGraph::compileNative(Run run, const std::vector<uint32_t>& operations,
+                                        const std::function<bool(uint32_t)>& readOutside,
+                                        const ThreadPool& pool, Stage& stage) {
+  const size_t index = stages_.size();
+  SubmodelBoundary boundary = submodelBoundary(*model_, operations, readOutside);
+  NativeStageSpec spec = nativeSpec(run, static_cast<uint32_t>(index));
+  const bool threaded =
+      std::find(spec.threaded.begin(), spec.threaded.end(), true) != spec.threaded.end();
+  spec.operations = operations;
+  spec.inputs = boundary.inputs;
+  spec.outputs = boundary.outputs;
+  spec.placement = ArenaPlacement::CALLER;
+  ANNRT_ASSIGN_OR_RETURN(
+      std::unique_ptr<NativeStage> native,
+      NativeStage::compile(model_, *fusions_, threaded ? pool : nullptr, std::move(spec)));
+  for (uint32_t operand : boundary.inputs) readFrom(operand, index, stage);
+  if (native->arenaFloats() > 0) {
+    // Alive only while the stage runs: the arenas of native stages share space.
+    stage.scratch = static_cast<int64_t>(intermediates_.size());
+    intermediates_.push_back({index, index, native->arenaFloats() * sizeof(float), 0});
+  }
+  for (uint32_t operand : boundary.outputs) writeTo(operand, index, stage);
+  stage.native = native.get();
+  stage.graph = std::move(native);
+  return {};
+}
+
+Result<void> StagedGraph::compileXnnpack(Run run, const std::vector<uint32_t>& operations,
+                                         const std::function<bool(uint32_t)>& readOutside,
+                                         const ThreadPool& pool, Stage& stage) {
+  const size_t index = stages_.size();
+  Submodel submodel = extractSubmodel(*model_, operations, readOutside);
+  std::vector<bool> padded;
+  for (uint32_t operand : submodel.inputs) {
+    readFrom(operand, index, stage);
+    padded.push_back(stage.reads.back().kind == Slot::Kind::INTERMEDIATE);
+  }
+  ANNRT_ASSIGN_OR_RETURN(
+      stage.graph,
+      CompiledGraph::compile(submodel.model, plan_[run.first].threaded ? pool : nullptr,
+                             std::move(padded), weights_));
+  for (uint32_t operand : submodel.outputs) writeTo(operand, index, stage);
+  return {};
+}
+
+void StagedGraph::readFrom(uint32_t operand, size_t index, Stage& stage) {
+  stage.reads.push_back(slotOf(operand));
+  if (stage.reads.back().kind == Slot::Kind::INTERMEDIATE) {
+    intermediates_[stage.reads.back().index].last = index;
+  }
+}
+
+void StagedGraph::writeTo(uint32_t operand, size_t index, Stage& stage) {
+  const auto& outputs = model_->main.outputIndexes;
+  if (std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
+    // Padded: XNNPACK may read XNN_EXTRA_BYTES past it in a later stage.
+    // 64-byte aligned, a cache line.
+    const size_t bytes = byteSize(model_->main.operands[operand].shape) + XNN_EXTRA_BYTES;
+    intermediateOf_[operand] = static_cast<int64_t>(intermediates_.size());
+    intermediates_.push_back({index, index, (bytes + 63) / 64 * 64, 0});
+  }
+  stage.writes.push_back(slotOf(operand));
 }
 
 Result<void> StagedGraph::allocateIntermediates() {

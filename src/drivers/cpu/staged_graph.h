@@ -2,14 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A partition compiled as a sequence of stages (stage_plan.h), each an
-// XNNPACK runtime or a run of annrt-cpu's own kernels (native_stage.h), each
-// with the thread pool or none. Tensors passed from one stage to a later one
-// live in one arena, sharing it where their spans of stages do not overlap;
-// everything else is planned inside its stage. A plan of one stage is the
-// partition compiled whole, with nothing extra, and so is a plan of native
-// stages only: one native stage runs them all, each kernel threaded as its
-// planned stage was, and plans its tensors in an arena of its own (no
-// submodel cut per stage: half of face_detection_full_range's warm compile).
+// XNNPACK runtime on a submodel cut out of the partition, or annrt-cpu's
+// own kernels (native_stage.h) for a run of consecutive native planned
+// stages, on the partition's model itself, each kernel threaded as its
+// planned stage was (no submodel cut per node: half of
+// face_detection_full_range's warm compile). Tensors passed from one stage
+// to a later one live in one arena, sharing it where their spans of stages
+// do not overlap, and so does each native stage's own arena, alive while it
+// runs; XNNPACK plans its runtimes' tensors itself. A plan of one stage, or
+// of native stages only, is the partition compiled whole, with nothing
+// extra: one stage, with an arena of its own.
 #pragma once
 
 #include <cstdint>
@@ -92,14 +94,20 @@ class StagedGraph {
   // stages joined.
   Result<void> addWholeStage(Run run, const ThreadPool& pool);
   std::vector<uint32_t> operationsOf(Run run) const;
-  // `model` is `operations` of the partition (sorted), `fusions` its plan.
-  // `native`, if given, gets a native stage whose arena the caller places.
-  Result<std::unique_ptr<StageExecutable>> compileRun(Run run, std::shared_ptr<const Model> model,
-                                                      const std::vector<uint32_t>& operations,
-                                                      const FusionPlan& fusions,
-                                                      const ThreadPool& pool, uint32_t index,
-                                                      std::vector<bool> paddedInputs,
-                                                      NativeStage** native) const;
+  // A native run's kernels, threaded as their planned stages, their
+  // weights under stage number `index`.
+  NativeStageSpec nativeSpec(Run run, uint32_t index) const;
+  // `operations`: the run's and the casts they read, sorted. Native runs
+  // compile on the whole model; an XNNPACK one on its submodel.
+  Result<void> compileNative(Run run, const std::vector<uint32_t>& operations,
+                             const std::function<bool(uint32_t)>& readOutside,
+                             const ThreadPool& pool, Stage& stage);
+  Result<void> compileXnnpack(Run run, const std::vector<uint32_t>& operations,
+                              const std::function<bool(uint32_t)>& readOutside,
+                              const ThreadPool& pool, Stage& stage);
+  // Stage number `index` reads / writes `operand`.
+  void readFrom(uint32_t operand, size_t index, Stage& stage);
+  void writeTo(uint32_t operand, size_t index, Stage& stage);
   Slot slotOf(uint32_t operand);
   Result<void> allocateIntermediates();
 
