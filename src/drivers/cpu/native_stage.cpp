@@ -3,8 +3,9 @@
 #include "drivers/cpu/native_stage.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <new>
-#include <unordered_map>
+#include <optional>
 
 #include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/op_lowering.h"
@@ -94,41 +95,43 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
   const Subgraph& main = model_->main;
   inputCount_ = spec.inputs.size();
   outputCount_ = spec.outputs.size();
-  std::unordered_map<uint32_t, Location> where;
+  // Per operand of the model: where it is, which arena tensor it is and
+  // which step writes it (kNone: none).
+  constexpr size_t kNone = SIZE_MAX;
+  const size_t operandCount = main.operands.size();
+  std::vector<std::optional<Location>> where(operandCount);
   for (size_t i = 0; i < spec.inputs.size(); ++i) {
-    where[spec.inputs[i]] = {Location::Kind::STAGE_INPUT, i};
+    where[spec.inputs[i]] = Location{Location::Kind::STAGE_INPUT, i};
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i) {
-    where[spec.outputs[i]] = {Location::Kind::STAGE_OUTPUT, i};
+    where[spec.outputs[i]] = Location{Location::Kind::STAGE_OUTPUT, i};
   }
   // Every other tensor a step writes lives in the arena from the step writing
   // it to the last step reading it.
   std::vector<ArenaTensor> tensors;
-  std::unordered_map<uint32_t, size_t> tensorOf;
+  std::vector<size_t> tensorOf(operandCount, kNone);
+  std::vector<size_t> producer(operandCount, kNone);
   for (size_t s = 0; s < steps_.size(); ++s) {
     const uint32_t operand = produced[s];
-    if (where.count(operand) != 0) continue;
+    if (producer[operand] == kNone) producer[operand] = s;
+    if (where[operand]) continue;
     const size_t floats = elementCount(main.operands[operand].shape);
     tensorOf[operand] = tensors.size();
     tensors.push_back({s, s, (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats, 0});
   }
-  std::unordered_map<uint32_t, size_t> producer;
-  for (size_t s = 0; s < steps_.size(); ++s) producer.emplace(produced[s], s);
   for (size_t s = 0; s < steps_.size(); ++s) {
     for (uint32_t operand : steps_[s].kernel->reads()) {
-      auto step = producer.find(operand);
-      const bool input =
-          where.count(operand) != 0 && where[operand].kind == Location::Kind::STAGE_INPUT;
-      ANNRT_CPU_REQUIRE(input || (step != producer.end() && step->second < s),
+      const bool input = where[operand] && where[operand]->kind == Location::Kind::STAGE_INPUT;
+      ANNRT_CPU_REQUIRE(input || producer[operand] < s,
                         "annrt-cpu: operand {} is read before it is written", operand);
-      if (auto tensor = tensorOf.find(operand); tensor != tensorOf.end()) {
-        tensors[tensor->second].last = s;
-      }
+      if (tensorOf[operand] != kNone) tensors[tensorOf[operand]].last = s;
     }
   }
   arenaFloats_ = planArena(tensors);
-  for (const auto& [operand, index] : tensorOf) {
-    where[operand] = {Location::Kind::ARENA, tensors[index].offset};
+  for (uint32_t operand = 0; operand < operandCount; ++operand) {
+    if (tensorOf[operand] != kNone) {
+      where[operand] = Location{Location::Kind::ARENA, tensors[tensorOf[operand]].offset};
+    }
   }
   if (spec.placement == ArenaPlacement::OWN) {
     ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
@@ -136,8 +139,8 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
   }
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
-    for (uint32_t operand : step.kernel->reads()) step.reads.push_back(where.at(operand));
-    step.write = where.at(produced[s]);
+    for (uint32_t operand : step.kernel->reads()) step.reads.push_back(*where[operand]);
+    step.write = *where[produced[s]];
     step.inputs.resize(step.reads.size());
   }
   return {};
