@@ -108,12 +108,8 @@ Result<void> StagedGraph::addWholeStage(Run run, const ThreadPool& pool) {
   const PlannedStage& first = plan_[run.first];
   Stage stage;
   if (first.native) {
-    NativeStageSpec spec = nativeSpec(run, 0);
-    const bool threaded =
-        std::find(spec.threaded.begin(), spec.threaded.end(), true) != spec.threaded.end();
-    ANNRT_ASSIGN_OR_RETURN(
-        stage.graph,
-        NativeStage::compile(model_, *fusions_, threaded ? pool : nullptr, std::move(spec)));
+    ANNRT_ASSIGN_OR_RETURN(stage.graph,
+                           NativeStage::compile(model_, *fusions_, pool, nativeSpec(run, 0)));
   } else {
     ANNRT_ASSIGN_OR_RETURN(
         stage.graph, CompiledGraph::compile(model_, first.threaded ? pool : nullptr, {}, weights_));
@@ -164,15 +160,12 @@ Result<void> StagedGraph::compileNative(Run run, const std::vector<uint32_t>& op
   const size_t index = stages_.size();
   SubmodelBoundary boundary = submodelBoundary(*model_, operations, readOutside);
   NativeStageSpec spec = nativeSpec(run, static_cast<uint32_t>(index));
-  const bool threaded =
-      std::find(spec.threaded.begin(), spec.threaded.end(), true) != spec.threaded.end();
   spec.operations = operations;
   spec.inputs = boundary.inputs;
   spec.outputs = boundary.outputs;
   spec.placement = ArenaPlacement::CALLER;
-  ANNRT_ASSIGN_OR_RETURN(
-      std::unique_ptr<NativeStage> native,
-      NativeStage::compile(model_, *fusions_, threaded ? pool : nullptr, std::move(spec)));
+  ANNRT_ASSIGN_OR_RETURN(std::unique_ptr<NativeStage> native,
+                         NativeStage::compile(model_, *fusions_, pool, std::move(spec)));
   for (uint32_t operand : boundary.inputs) readFrom(operand, index, stage);
   if (native->arenaFloats() > 0) {
     // Alive only while the stage runs: the arenas of native stages share space.

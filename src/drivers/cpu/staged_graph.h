@@ -94,8 +94,9 @@ class StagedGraph {
   // stages joined.
   Result<void> addWholeStage(Run run, const ThreadPool& pool);
   std::vector<uint32_t> operationsOf(Run run) const;
-  // A native run's kernels, threaded as their planned stages, their
-  // weights under stage number `index`.
+  // A native run's kernels, threaded as their planned stages (a kernel of
+  // an unthreaded stage never gets the pool), their weights under stage
+  // number `index`.
   NativeStageSpec nativeSpec(Run run, uint32_t index) const;
   // `operations`: the run's and the casts they read, sorted. Native runs
   // compile on the whole model; an XNNPACK one on its submodel.
