@@ -40,8 +40,8 @@ uint32_t outputSize(const ConvCase& c) {
   return (c.size + c.stride - 1) / c.stride;
 }
 
-void buildConv(TestGraph& g, const ConvCase& c) {
-  const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+// The convolution of `c` from `in`; returns its output.
+uint32_t addConv(TestGraph& g, const ConvCase& c, uint32_t in) {
   const uint32_t side = outputSize(c);
   const uint32_t out = g.tensor({1, side, side, c.outChannels});
   const size_t taps = size_t{c.filter} * c.filter;
@@ -60,7 +60,12 @@ void buildConv(TestGraph& g, const ConvCase& c) {
   inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_RELU6));
   g.operation(c.depthwise ? ANEURALNETWORKS_DEPTHWISE_CONV_2D : ANEURALNETWORKS_CONV_2D, inputs,
               {out});
-  g.finish({in}, {out});
+  return out;
+}
+
+void buildConv(TestGraph& g, const ConvCase& c) {
+  const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+  g.finish({in}, {addConv(g, c, in)});
 }
 
 // Times the one-operation graph `build` makes on annrt-cpu at 1 thread, on
@@ -69,9 +74,10 @@ void buildConv(TestGraph& g, const ConvCase& c) {
 // "all" (--native=all).
 const char* gNativeMode = "1";
 
+// Inputs are random in [-spread, spread].
 template <class Build>
 void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& inputFloats,
-              size_t outputFloats, Build&& build) {
+              size_t outputFloats, Build&& build, float spread = 1.0f) {
   setenv("ANNRT_CPU_NATIVE_KERNELS", native ? gNativeMode : "0", 1);
   TestGraph g;
   build(g);
@@ -85,7 +91,8 @@ void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& i
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::span<const uint8_t>> views;
   for (size_t floats : inputFloats) {
-    inputs.push_back(toBytes(randomValues(floats, static_cast<uint32_t>(3 + inputs.size()))));
+    inputs.push_back(
+        toBytes(randomValues(floats, static_cast<uint32_t>(3 + inputs.size()), -spread, spread)));
   }
   for (const std::vector<uint8_t>& input : inputs) views.emplace_back(input);
   std::vector<uint8_t> output(outputFloats * sizeof(float));
@@ -99,9 +106,9 @@ void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& i
 
 template <class Build>
 void runGraph(benchmark::State& state, bool native, size_t inputFloats, size_t outputFloats,
-              Build&& build) {
+              Build&& build, float spread = 1.0f) {
   runGraph(state, native, std::vector<size_t>{inputFloats}, outputFloats,
-           std::forward<Build>(build));
+           std::forward<Build>(build), spread);
 }
 
 // Registers name/native and name/xnnpack, one after the other.
@@ -160,7 +167,23 @@ void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
 }
 
 // TRANSPOSE_CONV_2D whose filter is its stride (no padding), from a size x
-// size image: each input pixel makes a block x block square of outputs.
+// size image `in`: each input pixel makes a block x block square of outputs.
+uint32_t addTransposed(TestGraph& g, uint32_t in, uint32_t size, uint32_t inChannels,
+                       uint32_t outChannels, uint32_t block) {
+  const uint32_t out = g.tensor({1, size * block, size * block, outChannels});
+  const size_t weights = size_t{outChannels} * block * block * inChannels;
+  std::vector<uint32_t> inputs = {
+      in, g.constant({outChannels, block, block, inChannels}, randomValues(weights, 1)),
+      g.constant({outChannels}, randomValues(outChannels, 2))};
+  for (int pad = 0; pad < 4; ++pad) inputs.push_back(g.int32(0));
+  inputs.push_back(g.int32(static_cast<int32_t>(block)));
+  inputs.push_back(g.int32(static_cast<int32_t>(block)));
+  inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_NONE));
+  inputs.push_back(g.boolean(false));
+  g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {out});
+  return out;
+}
+
 void registerTransposed(const std::string& name, uint32_t size, uint32_t inChannels,
                         uint32_t outChannels, uint32_t block) {
   registerPair(name, [=](benchmark::State& state, bool native) {
@@ -168,19 +191,7 @@ void registerTransposed(const std::string& name, uint32_t size, uint32_t inChann
     runGraph(state, native, pixels * inChannels, pixels * block * block * outChannels,
              [&](TestGraph& g) {
                const uint32_t in = g.tensor({1, size, size, inChannels});
-               const uint32_t out = g.tensor({1, size * block, size * block, outChannels});
-               const size_t weights = size_t{outChannels} * block * block * inChannels;
-               std::vector<uint32_t> inputs = {
-                   in,
-                   g.constant({outChannels, block, block, inChannels}, randomValues(weights, 1)),
-                   g.constant({outChannels}, randomValues(outChannels, 2))};
-               for (int pad = 0; pad < 4; ++pad) inputs.push_back(g.int32(0));
-               inputs.push_back(g.int32(static_cast<int32_t>(block)));
-               inputs.push_back(g.int32(static_cast<int32_t>(block)));
-               inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_NONE));
-               inputs.push_back(g.boolean(false));
-               g.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {out});
-               g.finish({in}, {out});
+               g.finish({in}, {addTransposed(g, in, size, inChannels, outChannels, block)});
              });
   });
 }
@@ -257,17 +268,60 @@ void registerReshape(const std::string& name, uint32_t size, uint32_t channels) 
   });
 }
 
+// `activation` (HARD_SWISH, LOGISTIC, RELU) of [1, size, size, channels] `in`.
+uint32_t addActivation(TestGraph& g, int32_t activation, uint32_t in, uint32_t size,
+                       uint32_t channels) {
+  const uint32_t out = g.tensor({1, size, size, channels});
+  g.operation(activation, {in}, {out});
+  return out;
+}
+
 // An element-by-element `type` (HARD_SWISH, LOGISTIC, RELU) of [1, size, size,
-// channels].
-void registerUnary(const std::string& name, int32_t type, uint32_t size, uint32_t channels) {
+// channels], its inputs in [-spread, spread] (a segmentation's logits reach
+// -100, where e^x is subnormal).
+void registerUnary(const std::string& name, int32_t type, uint32_t size, uint32_t channels,
+                   float spread = 1.0f) {
   registerPair(name, [=](benchmark::State& state, bool native) {
     const size_t floats = size_t{size} * size * channels;
-    runGraph(state, native, floats, floats, [&](TestGraph& g) {
-      const uint32_t in = g.tensor({1, size, size, channels});
-      const uint32_t out = g.tensor({1, size, size, channels});
-      g.operation(type, {in}, {out});
-      g.finish({in}, {out});
-    });
+    runGraph(
+        state, native, floats, floats,
+        [&](TestGraph& g) {
+          const uint32_t in = g.tensor({1, size, size, channels});
+          g.finish({in}, {addActivation(g, type, in, size, channels)});
+        },
+        spread);
+  });
+}
+
+// The convolution of `c`, then `activation` of its output: on the native
+// side one kernel applying the activation to what it writes
+// (NativeForm::FOLDED_ACTIVATION), on XNNPACK two nodes. The native side's
+// time against the sum of the convolution's and the activation's own
+// benchmarks is what the fold saves.
+void registerConvThen(const std::string& name, const ConvCase& c, int32_t activation) {
+  const uint32_t side = outputSize(c);
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, size_t{c.size} * c.size * c.inChannels,
+             size_t{side} * side * c.outChannels, [&](TestGraph& g) {
+               const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+               const uint32_t convolved = addConv(g, c, in);
+               g.finish({in}, {addActivation(g, activation, convolved, side, c.outChannels)});
+             });
+  });
+}
+
+// The transposed convolution of registerTransposed, then `activation`.
+void registerTransposedThen(const std::string& name, uint32_t size, uint32_t inChannels,
+                            uint32_t outChannels, uint32_t block, int32_t activation) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t pixels = size_t{size} * size;
+    runGraph(state, native, pixels * inChannels, pixels * block * block * outChannels,
+             [&](TestGraph& g) {
+               const uint32_t in = g.tensor({1, size, size, inChannels});
+               const uint32_t convolved =
+                   addTransposed(g, in, size, inChannels, outChannels, block);
+               g.finish({in}, {addActivation(g, activation, convolved, size * block, outChannels)});
+             });
   });
 }
 
@@ -349,6 +403,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
+  using annrt::test::registerConvThen;
   using annrt::test::registerFullyConnected;
   using annrt::test::registerGlobalAverage;
   using annrt::test::registerMaxPool;
@@ -356,6 +411,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerReshape;
   using annrt::test::registerResize;
   using annrt::test::registerTransposed;
+  using annrt::test::registerTransposedThen;
   using annrt::test::registerUnary;
   // pose_landmark_full's segmentation head (256x256 and 128x128, 8 channels).
   registerCase("Depthwise3x3_C8_256", {true, 256, 8, 8, 3, 1});
@@ -450,6 +506,20 @@ int main(int argc, char** argv) {
   registerUnary("Logistic_1x1x96", ANEURALNETWORKS_LOGISTIC, 1, 96);
   registerUnary("Logistic_64x64x1", ANEURALNETWORKS_LOGISTIC, 64, 1);
   registerUnary("Logistic_256x256x1", ANEURALNETWORKS_LOGISTIC, 256, 1);
+  registerUnary("Logistic_256x256x1_Spread100", ANEURALNETWORKS_LOGISTIC, 256, 1, 100.0f);
+  // Those activations taken into the convolution before them (selfie
+  // segmentation's stem, squeeze-and-excitation blocks and last layer),
+  // beside the convolutions alone above and below.
+  registerConvThen("Stem3x3_3to16_256_HardSwish", {false, 256, 3, 16, 3, 2},
+                   ANEURALNETWORKS_HARD_SWISH);
+  registerCase("Depthwise3x3_C96_16", {true, 16, 96, 96, 3, 1});
+  registerConvThen("Depthwise3x3_C96_16_HardSwish", {true, 16, 96, 96, 3, 1},
+                   ANEURALNETWORKS_HARD_SWISH);
+  registerCase("Pointwise_32to128_16", {false, 16, 32, 128, 1, 1});
+  registerConvThen("Pointwise_32to128_16_HardSwish", {false, 16, 32, 128, 1, 1},
+                   ANEURALNETWORKS_HARD_SWISH);
+  registerTransposedThen("Transposed2x2_16to1_128_Logistic", 128, 16, 1, 2,
+                         ANEURALNETWORKS_LOGISTIC);
   // face_detection_full_range's RELUs of its feature pyramid.
   registerUnary("Relu_6x6x96", ANEURALNETWORKS_RELU, 6, 96);
   registerUnary("Relu_12x12x96", ANEURALNETWORKS_RELU, 12, 96);

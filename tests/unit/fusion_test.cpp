@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cpu_test_models.h"
+#include "drivers/cpu/native_kernel_table.h"
 
 namespace annrt::cpu {
 namespace {
@@ -40,7 +41,7 @@ uint32_t addSum(InternalModel& m, uint32_t a, uint32_t b) {
 
 constexpr FusionRole NODE = FusionRole::NODE, CLAMP = FusionRole::CLAMP,
                      RESHAPE = FusionRole::RESHAPE, PAD = FusionRole::PAD,
-                     HALF_CAST = FusionRole::HALF_CAST;
+                     HALF_CAST = FusionRole::HALF_CAST, ACTIVATION = FusionRole::ACTIVATION;
 
 struct Folding {
   FusionRole role;
@@ -147,6 +148,56 @@ TEST(FusionPlanTest, GivesAReshapeToTheNodeBeforeIt) {
   expectFoldings(plan, {{NODE, 0}, {RESHAPE, 0}, {NODE, 2}, {CLAMP, 2}, {NODE, 4}, {RESHAPE, 4}});
   EXPECT_FALSE(plan.joinsPrevious(4));
   EXPECT_TRUE(plan.joinsPrevious(5));
+}
+
+// 0 CONV_2D, 1 HARD_SWISH of it, 2 ADD, 3 LOGISTIC of the sum, 4 CONV_2D, 5
+// LOGISTIC of it, 6 ADD of 5 and 4 (the convolution's output read twice), 7
+// a reshape of that, 8 CONV_2D, 9 HARD_SWISH, 10 a reshape.
+TEST(FusionPlanTest, FoldsAnActivationIntoTheNativeConvolutionBeforeIt) {
+  InternalModel m;
+  const std::vector<uint32_t> image = {1, kDims, kDims, 8}, flat = {kDims * kDims * 8};
+  const uint32_t input = m.tensor(image);
+  const uint32_t sum = addSum(m, addUnary(m, ANEURALNETWORKS_HARD_SWISH, addConv(m, input)), input);
+  const uint32_t second = addConv(m, addUnary(m, ANEURALNETWORKS_LOGISTIC, sum));
+  const uint32_t both = addSum(m, addUnary(m, ANEURALNETWORKS_LOGISTIC, second), second);
+  const uint32_t third = addConv(m, addReshape(m, addReshape(m, both, flat), image));
+  const auto model =
+      m.finish({input}, {addReshape(m, addUnary(m, ANEURALNETWORKS_HARD_SWISH, third), flat)});
+  const std::vector<Folding> xnnpack = {{NODE, 0},    {NODE, 1}, {NODE, 2},  {NODE, 3},
+                                        {NODE, 4},    {NODE, 5}, {NODE, 6},  {RESHAPE, 6},
+                                        {RESHAPE, 6}, {NODE, 9}, {NODE, 10}, {RESHAPE, 10}};
+  const ScopedNativeIsa avx512(hostNativeIsa(), NativeIsa::AVX512);
+  FusionPlan plan(*model);
+  ASSERT_NO_FATAL_FAILURE(expectFoldings(plan, xnnpack));
+
+  FusionPlan convolutionsOnXnnpack(*model);
+  convolutionsOnXnnpack.foldIntoNative(*model, nativeOnly(*model, {1, 3, 5}));
+  expectFoldings(convolutionsOnXnnpack, xnnpack);
+
+  // Only the activations of a native convolution's output read by nothing
+  // else: 1 and 10 (the reshape after it, as after any native kernel, a
+  // node of its own), not 3 (of an ADD) or 5.
+  plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  expectFoldings(plan, {{NODE, 0},
+                        {ACTIVATION, 0},
+                        {NODE, 2},
+                        {NODE, 3},
+                        {NODE, 4},
+                        {NODE, 5},
+                        {NODE, 6},
+                        {NODE, 7},
+                        {NODE, 8},
+                        {NODE, 9},
+                        {ACTIVATION, 9},
+                        {NODE, 11}});
+  EXPECT_TRUE(plan.joinsPrevious(1));
+
+  // The fold is a form of the kernel table: AVX2's column does not use it.
+  const ScopedNativeIsa avx2(hostNativeIsa(), NativeIsa::AVX2);
+  FusionPlan avx2Plan(*model);
+  avx2Plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  EXPECT_EQ(avx2Plan.role(1), NODE);
+  EXPECT_EQ(avx2Plan.role(10), NODE);
 }
 
 // padConvReluModel: 0 PAD, 1 CAST of float16 weights, 2 CONV_2D, 3 RELU,

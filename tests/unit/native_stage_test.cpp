@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -149,6 +150,46 @@ TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
   // columns, 6 x 16 tiles and 8-float stems elsewhere).
   forEachIsa(check, NativeIsa::AVX512);
   forEachIsa(check, NativeIsa::AVX2);
+}
+
+// The convolution of `c`, then `activation` (HARD_SWISH or LOGISTIC) of its
+// output alone, which a native kernel takes in (FusionRole::ACTIVATION).
+std::shared_ptr<const Model> convActivationModel(const ConvCase& c, int32_t activation) {
+  test::InternalModel m;
+  const uint32_t input = m.tensor({c.batch, c.height, c.width, c.inChannels});
+  const uint32_t convolved = addConv(m, input, c, 11);
+  const uint32_t activated = m.tensor(outputDims(c));
+  m.operation(activation, {convolved}, {activated});
+  return m.finish({input}, {activated});
+}
+
+// Every form applies the activation to what it writes (by rows, by tiles of
+// pixels and panels), in the code of every instruction set the host runs,
+// under AVX-512's column (the one that folds activations).
+TEST_P(NativeConvolutionTest, TakesInTheActivationAfterIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ConvCase& c = GetParam();
+  std::vector<float> input =
+      test::seededValues(size_t{c.batch} * c.height * c.width * c.inChannels, 7);
+  for (float& value : input) value *= 4.0f;  // past HARD_SWISH's bends at -3 and 3
+  const size_t outputs = count(outputDims(c));
+  for (int32_t activation : {ANEURALNETWORKS_HARD_SWISH, ANEURALNETWORKS_LOGISTIC}) {
+    SCOPED_TRACE(activation == ANEURALNETWORKS_HARD_SWISH ? "HARD_SWISH" : "LOGISTIC");
+    const std::shared_ptr<const Model> model = convActivationModel(c, activation);
+    auto xnnpack = CompiledGraph::compile(model, nullptr);
+    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+    const std::vector<float> expected = runStage(**xnnpack, input, outputs);
+    forEachIsa([&] {
+      if (c.wideCodeOnly && nativeCodeIsa() != NativeIsa::AVX512) return;
+      for (uint32_t threads : {1u, 2u}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        auto native = compileNative(model, sharedThreadPool(threads));
+        ASSERT_TRUE(native.ok()) << native.error().message;
+        EXPECT_EQ((*native)->arenaFloats(), 0u) << "the convolution's output is never stored";
+        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
+      }
+    });
+  }
 }
 
 ConvCase depthwise(std::string name, uint32_t size, uint32_t channels) {
@@ -356,8 +397,10 @@ struct TransposedCase {
 };
 
 // A TRANSPOSE_CONV_2D whose filter is its stride, with no padding: each
-// input pixel makes a block x block square of outputs.
-std::shared_ptr<const Model> transposedModel(const TransposedCase& c) {
+// input pixel makes a block x block square of outputs; `then`, if given, an
+// operation type of one input applied to its output.
+std::shared_ptr<const Model> transposedModel(const TransposedCase& c,
+                                             std::optional<int32_t> then = std::nullopt) {
   test::InternalModel m;
   const uint32_t input = m.tensor({c.batch, c.size, c.size, c.inChannels});
   const uint32_t output = m.tensor({c.batch, c.size * c.block, c.size * c.block, c.outChannels});
@@ -372,9 +415,14 @@ std::shared_ptr<const Model> transposedModel(const TransposedCase& c) {
   inputs.push_back(m.int32(c.activation));
   inputs.push_back(m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}));
   m.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, {output});
-  return m.finish({input}, {output});
+  if (!then) return m.finish({input}, {output});
+  const uint32_t applied = m.tensor({c.batch, c.size * c.block, c.size * c.block, c.outChannels});
+  m.operation(*then, {output}, {applied});
+  return m.finish({input}, {applied});
 }
 
+// Alone, and with a HARD_SWISH or LOGISTIC after it taken in (each input
+// row's block of output rows activated as it is written).
 TEST(NativeStageTest, TransposedBlocksComputeWhatXnnpackComputes) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   forEachIsa([&] {
@@ -382,19 +430,61 @@ TEST(NativeStageTest, TransposedBlocksComputeWhatXnnpackComputes) {
     for (const TransposedCase& c : {TransposedCase{1, 9, 16, 1, 2, ANEURALNETWORKS_FUSED_NONE},
                                     TransposedCase{2, 7, 8, 1, 2, ANEURALNETWORKS_FUSED_RELU1},
                                     TransposedCase{1, 6, 8, 4, 1, ANEURALNETWORKS_FUSED_RELU},
-                                    TransposedCase{2, 5, 8, 3, 3, ANEURALNETWORKS_FUSED_RELU6}}) {
-      SCOPED_TRACE(std::to_string(c.inChannels) + " -> " + std::to_string(c.outChannels));
-      const std::shared_ptr<const Model> model = transposedModel(c);
-      const std::vector<float> input =
-          test::seededValues(size_t{c.batch} * c.size * c.size * c.inChannels, 6);
-      const size_t outputs = size_t{c.batch} * c.size * c.block * c.size * c.block * c.outChannels;
-      auto xnnpack = CompiledGraph::compile(model, nullptr);
-      ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-      auto native = compileNative(model, sharedThreadPool(2));
-      ASSERT_TRUE(native.ok()) << native.error().message;
-      expectNear(runStage(**native, input, outputs), runStage(**xnnpack, input, outputs));
-    }
+                                    TransposedCase{2, 5, 8, 3, 3, ANEURALNETWORKS_FUSED_RELU6}})
+      for (std::optional<int32_t> then :
+           {std::optional<int32_t>(), std::optional<int32_t>(ANEURALNETWORKS_HARD_SWISH),
+            std::optional<int32_t>(ANEURALNETWORKS_LOGISTIC)}) {
+        SCOPED_TRACE(std::to_string(c.inChannels) + " -> " + std::to_string(c.outChannels) +
+                     ", then " + std::to_string(then.value_or(-1)));
+        const std::shared_ptr<const Model> model = transposedModel(c, then);
+        const std::vector<float> input =
+            test::seededValues(size_t{c.batch} * c.size * c.size * c.inChannels, 6);
+        const size_t outputs =
+            size_t{c.batch} * c.size * c.block * c.size * c.block * c.outChannels;
+        auto xnnpack = CompiledGraph::compile(model, nullptr);
+        ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+        auto native = compileNative(model, sharedThreadPool(2));
+        ASSERT_TRUE(native.ok()) << native.error().message;
+        if (then) {
+          EXPECT_EQ((*native)->arenaFloats(), 0u) << "the activation was not taken in";
+        }
+        expectNear(runStage(**native, input, outputs), runStage(**xnnpack, input, outputs));
+      }
   });
+}
+
+// selfie_segmentation's last layers: a 2x2 transposed convolution of 16
+// channels to 1, then a LOGISTIC of 65,536 values, more than the native
+// LOGISTIC takes alone (XNNPACK's is faster there). Taken into the
+// transposed convolution, the pair is one native stage, so the model needs
+// no XNNPACK runtime; without the fold (AVX2's column) the LOGISTIC stays on
+// XNNPACK.
+TEST(NativeStagePlanTest, ALargeLogisticAfterANativeConvolutionRunsInIt) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::shared_ptr<const Model> model =
+      transposedModel({1, 128, 16, 1, 2, ANEURALNETWORKS_FUSED_NONE}, ANEURALNETWORKS_LOGISTIC);
+  const std::vector<float> in = test::seededValues(size_t{128} * 128 * 16, 23);
+  auto xnnpack = CompiledGraph::compile(model, nullptr);
+  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+  const std::vector<float> expected = runStage(**xnnpack, in, size_t{256} * 256);
+  {
+    const ScopedNativeIsa scoped(hostNativeIsa(), NativeIsa::AVX512);
+    const StagePlan plan = planStages(*model, 0, 1);
+    ASSERT_EQ(plan.stages.size(), 1u);
+    EXPECT_TRUE(plan.stages[0].native);
+    EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(plan.fusions->role(1), FusionRole::ACTIVATION);
+    auto graph = StagedGraph::compile(model, plan, sharedThreadPool(1));
+    ASSERT_TRUE(graph.ok()) << graph.error().message;
+    std::vector<float> out(size_t{256} * 256);
+    ASSERT_TRUE((*graph)->run({in.data()}, {out.data()}).ok());
+    expectNear(out, expected);
+  }
+  const ScopedNativeIsa scoped(hostNativeIsa(), NativeIsa::AVX2);
+  const StagePlan plan = planStages(*model, 0, 1);
+  ASSERT_EQ(plan.stages.size(), 2u);
+  EXPECT_TRUE(plan.stages[0].native);
+  EXPECT_FALSE(plan.stages[1].native) << "the LOGISTIC alone, on XNNPACK";
 }
 
 TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "drivers/cpu/lowering_context.h"
+#include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -60,6 +61,24 @@ bool isFoldedHalfCast(const Model& model, const Operation& op) {
          std::find(outputs.begin(), outputs.end(), op.outputs[0]) == outputs.end();
 }
 
+// A convolution annrt-cpu's kernels may apply an activation after.
+bool takesActivation(const Model& model, const Operation& op) {
+  switch (op.type) {
+    case OperationType::CONV_2D:
+    case OperationType::DEPTHWISE_CONV_2D:
+    case OperationType::TRANSPOSE_CONV_2D: return true;
+    default: return isTransposeConvBias(model, op);
+  }
+}
+
+// A float32 HARD_SWISH or LOGISTIC of what `previous`, a convolution, alone
+// reads.
+bool foldsAsActivation(const Model& model, const Operation& previous, const Operation& op) {
+  return isFoldableActivation(op.type) && takesActivation(model, previous) &&
+         feedsOnly(model, previous, op) && op.outputs.size() == 1 &&
+         model.main.operands[op.inputs[0]].shape.type == OperandType::TENSOR_FLOAT32;
+}
+
 }  // namespace
 
 FusionPlan::FusionPlan(const Model& model) {
@@ -92,14 +111,25 @@ FusionPlan::FusionPlan(const Model& model) {
 }
 
 void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& native) {
+  const bool activations = nativeFormUse(NativeForm::FOLDED_ACTIVATION) != NativeUse::NO;
+  std::vector<bool> runsNative = native;  // with the activations folded in
   for (size_t i = 0; i < staged_.size(); ++i) {
     const uint32_t op = staged_[i];
     Folding& folding = operations_[op];
+    if (activations && i > 0 && folding.role == FusionRole::NODE) {
+      const uint32_t previous = staged_[i - 1];
+      if (native[previous] && node(previous) == previous &&
+          foldsAsActivation(model, model.main.operations[previous], model.main.operations[op])) {
+        folding = {FusionRole::ACTIVATION, previous};
+        runsNative[op] = true;
+        continue;
+      }
+    }
     if (folding.role == FusionRole::RESHAPE) {
       // Its node may have changed: a reshape before it became one.
       const uint32_t previous = staged_[i - 1];
-      folding = native[previous] ? Folding{FusionRole::NODE, op}
-                                 : Folding{FusionRole::RESHAPE, operations_[previous].node};
+      folding = runsNative[previous] ? Folding{FusionRole::NODE, op}
+                                     : Folding{FusionRole::RESHAPE, operations_[previous].node};
     }
     if (model.main.operations[op].type == OperationType::PAD && native[op] &&
         i + 1 < staged_.size() && native[staged_[i + 1]]) {

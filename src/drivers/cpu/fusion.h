@@ -11,7 +11,9 @@
 // dimensions into the convolution reading it. A float16 weights' CAST is
 // folded into every stage reading its output (lowering_context.h).
 // annrt-cpu's own kernels (native_kernel.h) take in the same clamps, and a
-// PAD into the kernel after it (also one along the channels into an ADD).
+// PAD into the kernel after it (also one along the channels into an ADD);
+// their convolutions also take in a HARD_SWISH or LOGISTIC after them, which
+// XNNPACK runs as a node of its own.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +29,12 @@ namespace annrt::cpu {
 bool isReshape(OperationType type);
 
 enum class FusionRole : uint8_t {
-  NODE,       // a node of its own
-  CLAMP,      // folded into the node before it, which clamps its output
-  RESHAPE,    // no node: the node before it writes the data it passes on
-  PAD,        // folded into the node after it, which reads the PAD's input
-  HALF_CAST,  // a float16 weights' CAST, in no stage: every stage reading it folds it in
+  NODE,        // a node of its own
+  CLAMP,       // folded into the node before it, which clamps its output
+  RESHAPE,     // no node: the node before it writes the data it passes on
+  PAD,         // folded into the node after it, which reads the PAD's input
+  HALF_CAST,   // a float16 weights' CAST, in no stage: every stage reading it folds it in
+  ACTIVATION,  // HARD_SWISH or LOGISTIC folded into the native convolution before it
 };
 
 class FusionPlan {
@@ -43,8 +46,12 @@ class FusionPlan {
   // run on them (`native`). A step of its own because the planner chooses
   // native kernels from XNNPACK's fusions (which clamp or PAD a kernel may
   // take in), and then a native kernel folds more: every PAD before it (a
-  // PAD along the channels into an ADD too), while a reshape after it, which
-  // it cannot pass through, becomes an XNNPACK node of its own.
+  // PAD along the channels into an ADD too), and a native convolution the
+  // HARD_SWISH or LOGISTIC that alone reads its output, where the kernel
+  // table uses NativeForm::FOLDED_ACTIVATION (whatever `native` says of the
+  // activation: the caller runs it with its convolution), while a reshape
+  // after it, which it cannot pass through, becomes an XNNPACK node of its
+  // own.
   void foldIntoNative(const Model& model, const std::vector<bool>& native);
 
   // The plan of a stage compiled as a model of its own (extractSubmodel):

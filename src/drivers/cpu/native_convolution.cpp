@@ -662,6 +662,10 @@ class ConvolutionKernel final : public NativeKernel {
            pthreadpool_t pool) const override {
     const ConvShape& s = shape_;
     const size_t rowsPerBatch = transposed_ ? s.inHeight : s.outHeight;
+    // What a task writes: an output row, or for the transposed form the
+    // filterHeight output rows of an input row; task k's follow task k - 1's.
+    const size_t taskFloats =
+        size_t{transposed_ ? s.window.filterHeight : 1} * s.outWidth * s.outChannels;
     parallelizeTiles(pool, s.batches * rowsPerBatch, 1, [&](size_t first, size_t rows) {
       for (size_t task = first; task < first + rows; ++task) {
         const size_t batch = task / rowsPerBatch;
@@ -669,12 +673,14 @@ class ConvolutionKernel final : public NativeKernel {
         const float* image = inputs[0] + batch * s.inHeight * s.inWidth * s.inChannels;
         float* out = output + batch * s.outHeight * s.outWidth * s.outChannels;
         row_(s, image, weights_.data, bias_.data, out, row);
+        activate(output + task * taskFloats, taskFloats);
       }
     });
   }
 
  private:
   void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
+  bool appliesActivations() const override { return true; }
 
   ConvShape shape_;
   RowFunction row_;

@@ -35,6 +35,15 @@ Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& contex
 
 }  // namespace
 
+Result<void> NativeKernel::foldActivation(OperationType type, uint32_t activationOutput) {
+  ANNRT_CPU_REQUIRE(appliesActivations(), "this kernel takes in no {}", operationTypeName(type));
+  ANNRT_CPU_REQUIRE(activation_ == nullptr, "a second activation after one taken in");
+  activation_ = nativeActivation(type);
+  ANNRT_CPU_REQUIRE(activation_ != nullptr, "no native {} to take in", operationTypeName(type));
+  writes_ = activationOutput;
+  return {};
+}
+
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op, const Operation* pad) {
   switch (op.type) {

@@ -26,6 +26,14 @@ namespace annrt::cpu {
 
 struct ConvParams;
 
+// An element-by-element activation over `count` floats (in may be out).
+using ActivationRange = void (*)(const float* in, float* out, size_t count);
+// The code of HARD_SWISH or LOGISTIC for the instruction set the kernels
+// run (nativeCodeIsa), or null for any other operation type.
+ActivationRange nativeActivation(OperationType type);
+// Whether `type` is an activation nativeActivation has code for.
+bool isFoldableActivation(OperationType type);
+
 class NativeKernel {
  public:
   virtual ~NativeKernel() = default;
@@ -49,6 +57,12 @@ class NativeKernel {
     narrow(range);
     writes_ = clampOutput;
   }
+  // Takes in the activation `type` (HARD_SWISH or LOGISTIC) that reads this
+  // kernel's output alone (FusionRole::ACTIVATION): the kernel applies it to
+  // each part of its output right after writing that part, while it is in
+  // the cache, and writes the activation's output. OP_FAILED where the
+  // kernel cannot (only convolutions can).
+  Result<void> foldActivation(OperationType type, uint32_t activationOutput);
 
  protected:
   // `form` decides, through the table, where the kernel is used.
@@ -56,11 +70,18 @@ class NativeKernel {
       : reads_(std::move(reads)), writes_(writes), use_(nativeFormUse(form)) {}
   // Intersects the kernel's output range with `range`.
   virtual void narrow(const OutputRange& range) = 0;
+  // Whether run() calls activate() on every part of the output it writes.
+  virtual bool appliesActivations() const { return false; }
+  // The folded activation, if any, over `count` written floats at `data`.
+  void activate(float* data, size_t count) const {
+    if (activation_ != nullptr) activation_(data, data, count);
+  }
 
  private:
   std::vector<uint32_t> reads_;
   uint32_t writes_;
   NativeUse use_;
+  ActivationRange activation_ = nullptr;
 };
 
 // The values both ranges allow.

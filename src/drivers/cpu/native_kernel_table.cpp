@@ -200,7 +200,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::GAP,
       "Zen 5, alone, the table-and-scalef kernel (medians of 5, two runs): 64x64x1 1.90-1.94 vs "
       "1.97-2.04 (level), 1x1x96 level, 256x256x1 14.7-16.2 vs 13.9-14.7, so the kernel takes at "
-      "most 4096 elements; kept between native operations"},
+      "most 4096 elements; kept between native operations. 256x256x1 of inputs to +-100 (a "
+      "segmentation's logits) 14.9-15.1 vs 13.9-15.0 since e^x stops short of the subnormals "
+      "(41.9-42.7 before)"},
      kUnmeasured},
     // CLAMP
     {kUnmeasured,
@@ -218,6 +220,18 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "Zen 5, alone, --native=all (medians of 3, two runs, fuzzers at nice 19 beside): 1152 -> 63 "
       "2.64-2.68 vs 5.21-5.29 us, 1152 -> 1 1.08-1.14 vs 1.91-1.96, 8 rows 256 -> 128 "
       "2.96-3.01 vs 5.45 (one row: four split sums; as one chain 4.27-4.42 and 1.89-1.98)"},
+     kUnmeasured},
+    // FOLDED_ACTIVATION
+    {kUnmeasured,
+     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 5, folded vs the convolution and the activation alone (medians of 5, three runs): "
+      "stem 3x3 256x256 3 -> 16 then HARD_SWISH 160-168 vs 170-178, depthwise 3x3 16x16x96 then "
+      "HARD_SWISH 10.1-11.7 vs 11.1-12.1, 1x1 16x16 32 -> 128 then HARD_SWISH 25.0-26.9 vs "
+      "25.8-27.0; transposed 2x2 16 -> 1 from 128x128 then LOGISTIC 92-103 vs 89-94 (its "
+      "division is the cost either way). selfie_segmentation and its landscape model, all "
+      "native with it (7 alternations): inference 1.010 and 1.006x, warm start's Init 3580 -> "
+      "2828 and 3340 -> 2688 us (no XNNPACK runtime left to make)"},
      kUnmeasured},
 }};
 
@@ -242,7 +256,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "hard swish",
                                                                        "logistic",
                                                                        "clamp",
-                                                                       "fully connected"};
+                                                                       "fully connected",
+                                                                       "folded activation"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

@@ -95,8 +95,12 @@ enum class NativeForm : uint8_t {
   CLAMP,
   // FULLY_CONNECTED as POINTWISE_GEMM's product (native_pointwise.cpp).
   FULLY_CONNECTED,
+  // HARD_SWISH or LOGISTIC taken into the native convolution before it
+  // (FusionRole::ACTIVATION), applied to each part of its output as it is
+  // written.
+  FOLDED_ACTIVATION,
 };
-inline constexpr size_t kNativeFormCount = 20;
+inline constexpr size_t kNativeFormCount = 21;
 
 std::string_view nativeFormName(NativeForm form);
 

@@ -443,6 +443,7 @@ class PointwiseKernel final : public NativeKernel {
         const PanelGroup& group = groups_[g];
         tiles_(s, inputs[0], packed_.data, panels_.data() + group.first, group.count, output, tiles,
                t, run);
+        activateTiles(group, output, tiles, t, run);
         task += run;
       }
     });
@@ -450,6 +451,27 @@ class PointwiseKernel final : public NativeKernel {
 
  private:
   void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
+  bool appliesActivations() const override { return true; }
+
+  // The folded activation over what tiles [first, first + count) of `tiles`
+  // wrote for `group`: their pixels' channels of the group's panels.
+  void activateTiles(const PanelGroup& group, float* output, size_t tiles, size_t first,
+                     size_t count) const {
+    const PointwiseShape& s = shape_;
+    const TileRows share(s.pixels, tiles);
+    const size_t begin = share.start(first);
+    const size_t end = share.start(first + count - 1) + share.count(first + count - 1);
+    const Panel& low = panels_[group.first];
+    const Panel& high = panels_[group.first + group.count - 1];
+    const size_t channels = size_t{high.first} + high.lanes - low.first;
+    if (channels == s.outChannels) {
+      activate(output + begin * s.outChannels, (end - begin) * s.outChannels);
+      return;
+    }
+    for (size_t pixel = begin; pixel < end; ++pixel) {
+      activate(output + pixel * s.outChannels + low.first, channels);
+    }
+  }
 
   TilesFunction tiles_;
   PointwiseLayout layout_;

@@ -62,6 +62,13 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       stage->steps_.back().kernel->foldClamp(*reluRange(op.type), op.outputs[0]);
       continue;
     }
+    if (role == FusionRole::ACTIVATION) {
+      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode,
+                        "annrt-cpu: operation {} ({}) folds into no kernel before it", i,
+                        operationTypeName(op.type));
+      ANNRT_RETURN_IF_ERROR(stage->steps_.back().kernel->foldActivation(op.type, op.outputs[0]));
+      continue;
+    }
     if (role == FusionRole::PAD) {
       pad = i;
       continue;

@@ -114,9 +114,10 @@ constexpr __mmask16 kAllLanes = 0xffff;
 // remainder r = z - (n + k/32) ln(2) (two parts) is within ln(2)/64, where
 // 1 + c1 r + c2 r^2 (least maximum relative error, 5.3e-8) is enough, and
 // scalef multiplies by 2^n: fewer multiply-adds than the portable code's
-// degree-6 polynomial, which bounded how fast it ran. -|x| is bounded
-// below by -104, under which e^z is no float at all, so that -inf gives 0
-// and +inf 1, not NaN.
+// degree-6 polynomial, which bounded how fast it ran. Below -87, where e^z
+// nears the subnormal floats, -|x| is raised to -87 and f set to 0 (so -inf
+// gives 0 and +inf 1, not NaN): arithmetic on subnormals takes many times as
+// long, and segmentation logits reach there.
 [[gnu::target("arch=x86-64-v4")]] inline __m512 logisticAvx512(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 bias = _mm512_set1_ps(393216.0f);
@@ -124,7 +125,8 @@ constexpr __mmask16 kAllLanes = 0xffff;
   const __m512 high = _mm512_loadu_ps(kExp2Fractions.data() + 16);
   const __m512 negativeAbs =
       _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN)));
-  const __m512 z = _mm512_maskz_max_ps(kAllLanes, _mm512_set1_ps(-104.0f), negativeAbs);
+  const __m512 cutoff = _mm512_set1_ps(-87.0f);  // e^-87 is 1.4 times the smallest normal float
+  const __m512 z = _mm512_maskz_max_ps(kAllLanes, cutoff, negativeAbs);
   __m512 n = _mm512_fmadd_ps(z, _mm512_set1_ps(1.44269504088896341f), bias);
   const __m512 fraction = _mm512_permutex2var_ps(low, _mm512_castps_si512(n), high);
   n = _mm512_sub_ps(n, bias);
@@ -133,7 +135,8 @@ constexpr __mmask16 kAllLanes = 0xffff;
   const __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(0.500000179f), r, _mm512_set1_ps(1.00001466f));
   const __m512 e = _mm512_maskz_scalef_ps(
       kAllLanes, _mm512_fmadd_ps(_mm512_mul_ps(r, fraction), p, fraction), n);
-  const __m512 f = _mm512_div_ps(e, _mm512_add_ps(e, one));
+  const __mmask16 normal = _mm512_cmp_ps_mask(negativeAbs, cutoff, _CMP_NLT_UQ);  // NaN too
+  const __m512 f = _mm512_maskz_div_ps(normal, e, _mm512_add_ps(e, one));
   const __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
   return _mm512_mask_sub_ps(f, positive, one, f);
 }
@@ -232,6 +235,18 @@ Result<void> checkElementwise(const LoweringContext& context, const Operation& o
 }
 
 }  // namespace
+
+ActivationRange nativeActivation(OperationType type) {
+  switch (type) {
+    case OperationType::HARD_SWISH: return hardSwishRange[nativeCodeIsa()];
+    case OperationType::LOGISTIC: return logisticRange[nativeCodeIsa()];
+    default: return nullptr;
+  }
+}
+
+bool isFoldableActivation(OperationType type) {
+  return type == OperationType::HARD_SWISH || type == OperationType::LOGISTIC;
+}
 
 Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
                                                       const Operation& op) {

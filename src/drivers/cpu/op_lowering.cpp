@@ -33,10 +33,14 @@ Result<void> requireNhwc(const LoweringContext& context, const Operation& op, ui
 }
 
 bool isTransposeConvBias(const LoweringContext& context, const Operation& op) {
+  return isTransposeConvBias(context.model(), op);
+}
+
+bool isTransposeConvBias(const Model& model, const Operation& op) {
   const auto code = static_cast<uint32_t>(op.type);
   if (!isExtensionCode(static_cast<int32_t>(op.type))) return false;
   const auto prefix = static_cast<uint16_t>(code >> kExtensionTypeBits);
-  for (const ExtensionPrefix& extension : context.model().extensions) {
+  for (const ExtensionPrefix& extension : model.extensions) {
     if (extension.prefix == prefix && extension.name == "com.annrt.tflite" &&
         (code & 0xffff) == 0) {
       return true;

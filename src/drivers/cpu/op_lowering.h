@@ -48,6 +48,7 @@ std::optional<OutputRange> reluRange(OperationType type);
 // Whether `op` is com.annrt.tflite's CONVOLUTION_2D_TRANSPOSE_BIAS (code 0),
 // which the TFLite importer emits for MediaPipe's Convolution2DTransposeBias.
 bool isTransposeConvBias(const LoweringContext& context, const Operation& op);
+bool isTransposeConvBias(const Model& model, const Operation& op);
 // RESIZE_BILINEAR's corner flags, the operation checked (NHWC, sizes that
 // agree with the output's dims) for XNNPACK and annrt-cpu's own kernel.
 struct ResizeFlags {

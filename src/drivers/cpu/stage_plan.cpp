@@ -142,6 +142,13 @@ StagePlan planStages(const Model& model, double handOffMicros, uint32_t threads,
   std::vector<bool> nativeOperation(model.main.operations.size(), false);
   for (size_t i = 0; i < operations.size(); ++i) nativeOperation[operations[i]] = native[i];
   fusions->foldIntoNative(model, nativeOperation);
+  for (size_t i = 1; i < operations.size(); ++i) {
+    // A folded activation runs in its convolution's kernel.
+    if (fusions->role(operations[i]) == FusionRole::ACTIVATION) {
+      native[i] = true;
+      threaded[i] = threaded[i - 1];
+    }
+  }
   const bool nodeStages = std::find(native.begin(), native.end(), true) != native.end();
   std::vector<PlannedStage> stages;
   for (size_t i = 0; i < operations.size(); ++i) {
