@@ -67,8 +67,12 @@ Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t leng
   WrittenOperand& operand = operands_[index];
   operand.constant = true;
   const auto* bytes = static_cast<const uint8_t*>(data);
-  operand.copied.assign(bytes, bytes + length);
-  operand.value = operand.copied;
+  if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    operand.copied.assign(bytes, bytes + length);
+    operand.value = operand.copied;
+  } else {
+    operand.value = {bytes, length};  // valid until finish, as NNAPI needs it to be
+  }
   return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length), [&] {
     return fmt::format("setting the value of operand {} ({} bytes)", index, length);
   });
