@@ -131,13 +131,10 @@ class Densifier {
       case 2: return copySparseOf<2>(level, begin, end, offset);
       case 4: return copySparseOf<4>(level, begin, end, offset);
       case 8: return copySparseOf<8>(level, begin, end, offset);
-      default: break;
+      default:  // tensorTypeSize gives no other size but 0, refused before
+        return makeError(ErrorCode::BAD_DATA, "sparse tensor {}: elements of {} bytes",
+                         tensor_.index, elementSize_);
     }
-    for (int32_t j = begin; j < end; ++j) {
-      ANNRT_ASSIGN_OR_RETURN(size_t step, indexStep(level, level.indices[j]));
-      std::memcpy(denseAt(offset + step), storedAt(stored_++), elementSize_);
-    }
-    return {};
   }
 
   template <size_t kSize>

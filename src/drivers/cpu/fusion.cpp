@@ -74,7 +74,7 @@ bool takesActivation(const Model& model, const Operation& op) {
 // A float32 HARD_SWISH or LOGISTIC of what `previous`, a convolution, alone
 // reads.
 bool foldsAsActivation(const Model& model, const Operation& previous, const Operation& op) {
-  return isFoldableActivation(op.type) && takesActivation(model, previous) &&
+  return nativeActivation(op.type) != nullptr && takesActivation(model, previous) &&
          feedsOnly(model, previous, op) && op.outputs.size() == 1 &&
          model.main.operands[op.inputs[0]].shape.type == OperandType::TENSOR_FLOAT32;
 }

@@ -31,8 +31,6 @@ using ActivationRange = void (*)(const float* in, float* out, size_t count);
 // The code of HARD_SWISH or LOGISTIC for the instruction set the kernels
 // run (nativeCodeIsa), or null for any other operation type.
 ActivationRange nativeActivation(OperationType type);
-// Whether `type` is an activation nativeActivation has code for.
-bool isFoldableActivation(OperationType type);
 
 class NativeKernel {
  public:

@@ -161,11 +161,10 @@ constexpr __mmask16 kAllLanes = 0xffff;
   }
 }
 
-constexpr NativeVariants<void (*)(const float*, float*, size_t)> logisticRange{
+constexpr NativeVariants<ActivationRange> logisticRange{
     portableLogisticRange.baseline, portableLogisticRange.avx2, logisticRangeAvx512};
 #else
-constexpr NativeVariants<void (*)(const float*, float*, size_t)> logisticRange =
-    portableLogisticRange;
+constexpr NativeVariants<ActivationRange> logisticRange = portableLogisticRange;
 #endif
 
 ANNRT_NATIVE_VARIANTS(clampRange,
@@ -178,9 +177,7 @@ ANNRT_NATIVE_VARIANTS(clampRange,
 
 class UnaryKernel final : public NativeKernel {
  public:
-  using Range = void (*)(const float*, float*, size_t);
-
-  UnaryKernel(const Operation& op, NativeForm form, Range range, size_t elements)
+  UnaryKernel(const Operation& op, NativeForm form, ActivationRange range, size_t elements)
       : NativeKernel({op.inputs[0]}, op.outputs[0], form), range_(range), elements_(elements) {}
 
   void run(const std::vector<const float*>& inputs, float* output,
@@ -195,7 +192,7 @@ class UnaryKernel final : public NativeKernel {
   // XNNPACK would fold them into (fusion.h), neither of these.
   void narrow(const OutputRange&) override {}
 
-  Range range_;
+  ActivationRange range_;
   size_t elements_;
 };
 
@@ -244,10 +241,6 @@ ActivationRange nativeActivation(OperationType type) {
   }
 }
 
-bool isFoldableActivation(OperationType type) {
-  return type == OperationType::HARD_SWISH || type == OperationType::LOGISTIC;
-}
-
 Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
                                                       const Operation& op) {
   ANNRT_RETURN_IF_ERROR(checkElementwise(context, op));
@@ -261,10 +254,9 @@ Result<std::unique_ptr<NativeKernel>> makeNativeUnary(LoweringContext& context,
   ANNRT_CPU_REQUIRE(
       hardSwish || elements <= kLogisticMaxElements || nativeKernelMode() == NativeKernelMode::ALL,
       "a LOGISTIC of {} elements: the native one takes at most {}", elements, kLogisticMaxElements);
-  const NativeIsa isa = nativeCodeIsa();
   return std::unique_ptr<NativeKernel>(
       new UnaryKernel(op, hardSwish ? NativeForm::HARD_SWISH : NativeForm::LOGISTIC,
-                      hardSwish ? hardSwishRange[isa] : logisticRange[isa], elements));
+                      nativeActivation(op.type), elements));
 }
 
 }  // namespace annrt::cpu
