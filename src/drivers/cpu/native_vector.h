@@ -44,6 +44,31 @@ struct NativeVariants {
       name{name##Baseline, nullptr, nullptr};
 #endif
 
+// Defines `name`, the NativeVariants of the function `void (params)` that
+// calls fn<Vec> args, Vec the widest vector the variant's registers hold:
+// Float16 in the x86-64-v4 code, Float8 elsewhere. (GCC 12 turns a
+// conditional on a vector wider than the registers into one select per
+// lane, so a Float16 clamp in the AVX2 code ran 6-7x slower than XNNPACK.)
+#if ANNRT_NATIVE_VARIANTS_BUILT
+#define ANNRT_NATIVE_WIDTH_VARIANTS(name, fn, params, args)                             \
+  [[gnu::flatten]] void name##Baseline params {                                         \
+    fn<Float8> args;                                                                    \
+  }                                                                                     \
+  [[gnu::flatten]] __attribute__((target("arch=x86-64-v3"))) void name##Avx2 params {   \
+    fn<Float8> args;                                                                    \
+  }                                                                                     \
+  [[gnu::flatten]] __attribute__((target("arch=x86-64-v4"))) void name##Avx512 params { \
+    fn<Float16> args;                                                                   \
+  }                                                                                     \
+  constexpr NativeVariants<void(*) params> name{name##Baseline, name##Avx2, name##Avx512};
+#else
+#define ANNRT_NATIVE_WIDTH_VARIANTS(name, fn, params, args) \
+  [[gnu::flatten]] void name##Baseline params {             \
+    fn<Float8> args;                                        \
+  }                                                         \
+  constexpr NativeVariants<void(*) params> name{name##Baseline, nullptr, nullptr};
+#endif
+
 // Defines `name`, the NativeVariants of a function only the x86-64-v4 code
 // runs (blocked for AVX-512's 32 registers; picked only where
 // nativeWideVectors): the other levels' entries are null, and the function
