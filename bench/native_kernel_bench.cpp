@@ -344,6 +344,20 @@ void registerFullyConnected(const std::string& name, uint32_t batch, uint32_t in
 
 // MUL of [1, size, size, channels] by [1, 1, 1, channels] (selfie
 // segmentation's squeeze-and-excitation scaling).
+// ADD of two tensors of one shape (the residuals of the landmark models).
+void registerAdd(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t floats = size_t{size} * size * channels;
+    runGraph(state, native, {floats, floats}, floats, [&](TestGraph& g) {
+      const uint32_t a = g.tensor({1, size, size, channels});
+      const uint32_t b = g.tensor({1, size, size, channels});
+      const uint32_t out = g.tensor({1, size, size, channels});
+      g.operation(ANEURALNETWORKS_ADD, {a, b, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {out});
+      g.finish({a, b}, {out});
+    });
+  });
+}
+
 void registerChannelScale(const std::string& name, uint32_t size, uint32_t channels) {
   registerPair(name, [=](benchmark::State& state, bool native) {
     const size_t floats = size_t{size} * size * channels;
@@ -400,6 +414,7 @@ int main(int argc, char** argv) {
   }
   benchmark::AddCustomContext("native_side",
                               std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
+  using annrt::test::registerAdd;
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
@@ -530,6 +545,11 @@ int main(int argc, char** argv) {
   registerChannelScale("ChannelScale_64x64x16", 64, 16);
   registerChannelScale("ChannelScale_16x16x96", 16, 96);
   registerChannelScale("ChannelScale_32x32x24", 32, 24);
+  registerAdd("Add_128x128x16", 128, 16);
+  registerAdd("Add_64x64x24", 64, 24);
+  registerAdd("Add_32x32x40", 32, 40);
+  registerAdd("Add_16x16x80", 16, 80);
+  registerAdd("Add_8x8x192", 8, 192);
   registerGlobalAverage("GlobalAverage_128x128x16", 128, 16);
   registerGlobalAverage("GlobalAverage_64x64x16", 64, 16);
   registerGlobalAverage("GlobalAverage_16x16x96", 16, 96);

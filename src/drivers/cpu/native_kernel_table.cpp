@@ -12,7 +12,9 @@
 //   XNNPACK.
 // - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
 //   jobs, 2026-11-25 (the column depthwise form 2026-11-26); three runs
-//   each, one pair or the range given.
+//   each, one pair or the range given. "Zen 3": the forms added since on
+//   AVX-512 hosts, measured on an AMD EPYC Zen 3 (family 25, model 1), 2
+//   cores, quiet, 2026-11-28, --native=all, min-max of three runs.
 // - Baseline and NEON: never measured, so nothing is used there.
 #include "drivers/cpu/native_kernel_table.h"
 
@@ -70,9 +72,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // CONV_BY_OUTPUT
     {kUnmeasured,
-     {NativeUse::NO,
-      "as a gap filler (with ADD) pose_landmark_lite 0.87-1.01x, pose_landmark_full 0.94-0.99x "
-      "the time without: no clear gain"},
+     {NativeUse::PREFERRED,
+      "Zen 3, alone (min-max of 3): 3x3 64x64 16 -> 16 254-297 vs 551-579, stride 2 256x256 "
+      "3 -> 8 293-313 vs 474-508, 3 -> 16 235-269 vs 455-518. On the first AVX2 host, loaded, "
+      "as a gap filler with ADD: pose_landmark_lite 0.87-1.01x, pose_landmark_full 0.94-0.99x"},
      {NativeUse::GAP,
       "1.0-2x slower than XNNPACK alone (1x1 and 3x3 from 3-16 channels); kept between "
       "native operations (pose_landmark_full's head). Zen 5 alone: 3x3 64x64 16 -> 16 180-185 "
@@ -112,9 +115,13 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "6 x 16 tiles of 8-float vectors (native vs XNNPACK, us): 144 -> 24 on 56x56 306 vs "
       "916, 1152 -> 192 on 7x7 263 vs 692, 672 -> 112 on 14x14 355 vs 949, 16 -> 64 on "
-      "112x112 545 vs 634, 8 -> 8 on 256x256 398 vs 454; 8 -> 16 on 128x128 153 vs 129 stays "
-      "on XNNPACK (pointwisePreferred); 12-pixel tiles (8-wide panels 12 rows at once) then "
-      "0.72-0.93x that time where K < 112, 0.49-1.04x the newest XNNPACK's GFLOP/s before"},
+      "112x112 545 vs 634, 8 -> 8 on 256x256 398 vs 454; 8 -> 16 on 128x128 153 vs 129 (then "
+      "left to XNNPACK); 12-pixel tiles (8-wide panels 12 rows at once) then "
+      "0.72-0.93x that time where K < 112, 0.49-1.04x the newest XNNPACK's GFLOP/s before. Zen "
+      "3 (min-max of 3): faster on all 28 shapes of the bench, 8 -> 16 on 128x128 83-110 vs "
+      "148-183, 8 -> 32 on 96x96 90-117 vs 148-175, 8 -> 8 on 256x256 275-310 vs 562-699, 144 "
+      "-> 24 on 56x56 291-451 vs 847-946, 1152 -> 192 on 7x7 291-338 vs 633-647, so used on "
+      "every shape"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
       "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5, with 8-pixel tiles where "
@@ -127,9 +134,13 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // ADD
     {kUnmeasured,
-     {NativeUse::NO,
-      "as a gap filler (with conv by output) pose_landmark_lite 0.87-1.01x, pose_landmark_full "
-      "0.94-0.99x the time without: no clear gain"},
+     {NativeUse::GAP,
+      "Zen 3, alone (min-max of 3): 128x128x16 49.0-53.6 vs 47.6-52.2, 64x64x24 21.2-21.4 vs "
+      "20.9-21.9, 32x32x40 9.2-11.1 vs 8.7-10.9, 16x16x80 5.6-5.7 vs 5.4-6.3, 8x8x192 3.4-5.6 "
+      "vs 4.2-5.0: level, kept between native operations (the landmark models' residuals, "
+      "each an XNNPACK stage of its own otherwise). On the first AVX2 host, loaded, as a gap "
+      "filler with conv by output: pose_landmark_lite 0.87-1.01x, pose_landmark_full "
+      "0.94-0.99x"},
      {NativeUse::GAP, "kept between native operations (pose_landmark_full's head)"},
      kUnmeasured},
     // ADD_PADDED_CHANNELS
@@ -149,7 +160,11 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // MAX_POOL
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 3, 2x2 stride 2 (--native=all, min-max of 3): 64x64x28 14.7-19.0 vs 25.2-34.0, "
+      "32x32x42 6.9-8.5 vs 10.2-14.2, 16x16x88 4.1-5.3 vs 5.6-7.7, 96x96x32 30.9-40.3 vs "
+      "57.6-73.1, 48x48x64 15.4-20.5 vs 25.2-32.8, 24x24x128 8.5-11.5 vs 11.5-17.7, 112x112x16 "
+      "25.7-33.9 vs 46.1-68.9"},
      {NativeUse::PREFERRED,
       "Zen 5, 2x2 stride 2 (min-max of 5): 64x64x28 5.8-5.9 vs 13.5-14.7, 32x32x42 2.6-2.8 vs "
       "5.5-5.7, 16x16x88 1.6-1.7 vs 2.7-2.8, 96x96x32 15.3-16.1 vs 32.8-33.7, 48x48x64 "
@@ -157,7 +172,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // CONCATENATION
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 3 (min-max of 3): [1,512,16] + [1,384,16] on axis 1 11.3-18.3 vs 27.5-39.4, "
+      "[1,512,1] + [1,384,1] 2.0-3.1 vs 24.7-38.1"},
      {NativeUse::PREFERRED,
       "Zen 5, face_detection_short_range's outputs on axis 1 (XNNPACK: inputs padded and "
       "added): [1,512,16] + [1,384,16] 1.4 vs 12.4-12.6, [1,512,1] + [1,384,1] 0.9 vs "
@@ -165,7 +182,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // RESHAPE
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 3, a copy alone (min-max of 3): [1,8,8,96] 2.5-3.3 vs 2.1-3.8, [1,16,16,32] 2.1-3.5 vs "
+      "2.4-3.8, [1,64,64,32] 17.6-20.5 vs 18.9-21.2: level, after native operations only"},
      {NativeUse::GAP,
       "Zen 5, a copy alone level with XNNPACK's (min-max of 5): [1,8,8,96] 0.85-0.86 vs "
       "0.88-0.94, [1,16,16,32] 0.91-0.94 vs 0.93-0.95, [1,64,64,32] 5.9-6.2 vs 5.8-6.2; "
@@ -173,7 +192,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // GLOBAL_AVERAGE_POOL
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 3, alone (min-max of 3): 16x16x96 3.1-4.1 vs 4.0-4.9, 32x32x24 3.8-4.5 vs 3.5-5.0, "
+      "64x64x16 7.8-9.2 vs 6.7-9.1, 128x128x16 25.3-32.1 vs 21.5-28.8: level but the largest, "
+      "kept between native operations"},
      {NativeUse::GAP,
       "Zen 5, alone (min-max of 3, a fuzzer on the other core): 16x16x96 1.6-1.7 vs 1.7-1.8, "
       "32x32x24 1.9 vs 1.8, 64x64x16 4.0-4.3 vs 3.5, 128x128x16 13.4-15.7 vs 12.8-12.9: kept "
@@ -181,7 +203,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // MUL
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 3, by a vector of channels (min-max of 3): 128x128x16 39.8-51.1 vs 138.9-173.6, "
+      "64x64x16 11.7-18.2 vs 32.5-49.5, 32x32x24 5.7-7.5 vs 12.8-17.1, 16x16x96 5.1-6.3 vs "
+      "6.8-8.5"},
      {NativeUse::PREFERRED,
       "Zen 5, by a vector of channels (min-max of 5, a fuzzer on the other core): 128x128x16 "
       "21.2-21.6 vs 62.9-71.4, 64x64x16 5.2-5.4 vs 16.0-16.6, 32x32x24 2.4-2.5 vs 6.0-6.2, "
@@ -189,14 +214,22 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // HARD_SWISH
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 3, alone, 8 floats a vector, four a step (min-max of 3): 128x128x16 39.3-43.9 vs "
+      "34.3-41.7, 16x16x96 5.5-6.3 vs 4.7-5.8, 16x16x128 6.7-7.2 vs 5.5-6.8: 1.05-1.2x, kept "
+      "between native operations only (16-float vectors had been 6-8x: one select a lane)"},
      {NativeUse::GAP,
       "Zen 5, alone, 16 floats a vector (min-max of 3): 128x128x16 21.0-21.9 vs 20.5-20.9, "
       "16x16x128 2.3 vs 2.3, 16x16x96 1.9 vs 1.9: level, kept between native operations"},
      kUnmeasured},
     // LOGISTIC
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 3, alone, the portable kernel in 8-float vectors (min-max of 3): 1x1x96 1.6-2.0 vs "
+      "1.4-2.5, 64x64x1 4.2-4.5 vs 3.0-3.8, 256x256x1 42.4-46.2 vs 30.8-34.2 (inputs to +-100 "
+      "the same since e^-|x| is taken): 1.2-1.4x slower, so at most 4096 elements and only "
+      "between native operations, where it saves an XNNPACK stage (the landmark models' "
+      "scores, selfie segmentation's squeeze-and-excitation blocks)"},
      {NativeUse::GAP,
       "Zen 5, alone, the table-and-scalef kernel (medians of 5, two runs): 64x64x1 1.90-1.94 vs "
       "1.97-2.04 (level), 1x1x96 level, 256x256x1 14.7-16.2 vs 13.9-14.7, so the kernel takes at "
@@ -206,7 +239,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // CLAMP
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::GAP,
+      "Zen 3, alone, RELU (min-max of 3): 6x6x96 2.7-2.9 vs 2.7-2.8, 12x12x96 3.5-3.8 vs "
+      "3.0-4.1, 24x24x64 6.6-7.4 vs 5.9-7.3, 48x48x48 16.8-17.0 vs 17.2-18.2 (RELU6 16.4-18.5 vs "
+      "16.4-18.1): level, kept between native operations"},
      {NativeUse::GAP,
       "Zen 5, alone, RELU (min-max of 3, a build on the other core): 6x6x96 0.79-0.82 vs "
       "0.80-0.82, 12x12x96 1.27-1.30 vs 1.29-1.30, 24x24x64 2.21-2.23 vs 2.16-2.21, 48x48x48 "
@@ -215,7 +251,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // FULLY_CONNECTED
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 3, alone (min-max of 3): 1152 -> 63 5.3-7.6 vs 8.4-8.9 us, 1152 -> 1 2.7-3.2 vs "
+      "3.9-4.1, 8 rows 256 -> 128 8.8-10.3 vs 20.9-21.4"},
      {NativeUse::PREFERRED,
       "Zen 5, alone, --native=all (medians of 3, two runs, fuzzers at nice 19 beside): 1152 -> 63 "
       "2.64-2.68 vs 5.21-5.29 us, 1152 -> 1 1.08-1.14 vs 1.91-1.96, 8 rows 256 -> 128 "
@@ -223,7 +261,12 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // FOLDED_ACTIVATION
     {kUnmeasured,
-     kUnmeasured,
+     {NativeUse::PREFERRED,
+      "Zen 3 (min-max of 3): folded against XNNPACK's pair, stem 3x3 256x256 3 -> 16 then "
+      "HARD_SWISH 243-296 vs 522-565, 1x1 16x16 32 -> 128 then HARD_SWISH 35-46 vs 69-73, "
+      "transposed 2x2 16 -> 1 from 128x128 then LOGISTIC 140-172 vs 535-613; depthwise 3x3 "
+      "16x16x96 then HARD_SWISH 22.0-23.8 vs 23.3-23.9 (the convolution alone 16.7-21.7, the "
+      "activation 5.5-6.3)"},
      {NativeUse::PREFERRED,
       "Zen 5, folded vs the convolution and the activation alone (medians of 5, three runs): "
       "stem 3x3 256x256 3 -> 16 then HARD_SWISH 160-168 vs 170-178, depthwise 3x3 16x16x96 then "

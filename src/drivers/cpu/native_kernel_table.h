@@ -68,8 +68,7 @@ enum class NativeForm : uint8_t {
   // Transposed convolution whose filter is its stride, 8 or 16 channels to
   // at most 8.
   TRANSPOSED_BLOCKS,
-  // 1x1 convolution as a matrix product (native_pointwise.cpp), on the
-  // shapes pointwisePreferred names.
+  // 1x1 convolution as a matrix product (native_pointwise.cpp).
   POINTWISE_GEMM,
   // ADD of two tensors of one shape.
   ADD,

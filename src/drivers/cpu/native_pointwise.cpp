@@ -19,8 +19,6 @@
 //   their weights staying in the L2 cache, a tie);
 // - the pixels are shared out evenly between tiles (49 as 4 x 10 + 9, not
 //   4 x 12 + 1).
-// On AVX2, outputs of a multiple of 16 channels from 8 inputs stay on
-// XNNPACK, faster there: pointwisePreferred.
 #include <algorithm>
 #include <cstring>
 
@@ -551,17 +549,6 @@ std::vector<PanelGroup> groupPanels(const PointwiseShape& s, const PointwiseLayo
   return groups;
 }
 
-// The shapes where it was faster than XNNPACK's GEMM (bench/native_kernel_bench.cpp;
-// native_kernel_table.h says where the form runs at all): on AVX-512 every
-// shape measured once the shallow products had tiles of 8 pixels; on AVX2
-// (the table's column in use: nativeDecisionIsa) every shape measured but
-// from 8 channels to a multiple of 16 (8 -> 16 on 128x128: 153 vs 129 us).
-bool pointwisePreferred(const PointwiseShape& s) {
-  if (nativeKernelMode() == NativeKernelMode::ALL) return true;
-  if (nativeDecisionIsa() == NativeIsa::AVX512) return true;
-  return !(s.inChannels <= 8 && s.outChannels % 16 == 0);
-}
-
 // The kernel of `op`, a product of `shape` whose filter is input 1 ([out][in])
 // and bias input 2, packed into panels.
 Result<std::unique_ptr<NativeKernel>> makeProduct(LoweringContext& context, const Operation& op,
@@ -614,8 +601,6 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   // convolution, and copies made only to be dropped raised the process's
   // footprint (glibc keeps freed heap).
   const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels);
-  ANNRT_CPU_REQUIRE(pointwisePreferred(shape), "XNNPACK's GEMM is faster for {} -> {} channels",
-                    conv.inChannels, conv.outChannels);
   return makeProduct(context, op, NativeForm::POINTWISE_GEMM, shape, layout);
 }
 
