@@ -40,9 +40,6 @@ struct ConvCase {
   // A 1x1 matrix product (native_pointwise.cpp): made only where the
   // table's column uses that form (AVX-512's).
   bool pointwise = false;
-  // Depthwise channels that are not a multiple of 8: made only in the
-  // AVX-512 code's column form, and refused elsewhere.
-  bool wideCodeOnly = false;
 };
 
 void PrintTo(const ConvCase& c, std::ostream* os) {
@@ -126,11 +123,6 @@ TEST_P(NativeConvolutionTest, ComputesWhatXnnpackComputes) {
   ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
   const std::vector<float> expected = runStage(**xnnpack, input, outputs);
   auto check = [&] {
-    if (c.wideCodeOnly && nativeCodeIsa() != NativeIsa::AVX512) {
-      EXPECT_FALSE(compileNative(model, sharedThreadPool(1)).ok())
-          << "a native kernel for " << c.inChannels << " channels outside AVX-512's code";
-      return;
-    }
     for (uint32_t threads : {1u, 2u}) {
       auto native = compileNative(model, sharedThreadPool(threads));
       ASSERT_TRUE(native.ok()) << native.error().message;
@@ -180,7 +172,6 @@ TEST_P(NativeConvolutionTest, TakesInTheActivationAfterIt) {
     ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
     const std::vector<float> expected = runStage(**xnnpack, input, outputs);
     forEachIsa([&] {
-      if (c.wideCodeOnly && nativeCodeIsa() != NativeIsa::AVX512) return;
       for (uint32_t threads : {1u, 2u}) {
         SCOPED_TRACE(std::to_string(threads) + " threads");
         auto native = compileNative(model, sharedThreadPool(threads));
@@ -300,34 +291,22 @@ INSTANTIATE_TEST_SUITE_P(
                c.pads = {2, 0, 0, 1};
                c.activation = ANEURALNETWORKS_FUSED_RELU;
              }),
-        // Channels not a multiple of 8 (AVX-512's column form): the last
-        // group of 16 or 8 overlapping the one before, below 16 channels
-        // two groups of 8; stride 1 and 2, 3x3 and 5x5, rows of several
-        // blocks.
-        with(depthwise("Depthwise28ColumnsStride2", 33, 28),
-             [](ConvCase& c) {
-               c.stride = 2;
-               c.wideCodeOnly = true;
-             }),
-        with(depthwise("Depthwise36Columns", 19, 36), [](ConvCase& c) { c.wideCodeOnly = true; }),
+        // Channels not a multiple of 8 (the column form): the last group of
+        // 16 or 8 overlapping the one before (AVX2's code: groups of 8, the
+        // last overlapping), below 16 channels two groups of 8; stride 1
+        // and 2, 3x3 and 5x5, rows of several blocks.
+        with(depthwise("Depthwise28ColumnsStride2", 33, 28), [](ConvCase& c) { c.stride = 2; }),
+        depthwise("Depthwise36Columns", 19, 36),
         with(depthwise("Depthwise42Columns5x5Stride2", 21, 42),
              [](ConvCase& c) {
                c.stride = 2;
                c.filterHeight = c.filterWidth = 5;
                c.activation = ANEURALNETWORKS_FUSED_RELU6;
-               c.wideCodeOnly = true;
              }),
-        with(depthwise("Depthwise12Columns", 20, 12), [](ConvCase& c) { c.wideCodeOnly = true; }),
+        depthwise("Depthwise12Columns", 20, 12),
         with(depthwise("Depthwise9Columns5x5", 13, 9),
-             [](ConvCase& c) {
-               c.filterHeight = c.filterWidth = 5;
-               c.wideCodeOnly = true;
-             }),
-        with(depthwise("Depthwise17ColumnsStride2", 15, 17),
-             [](ConvCase& c) {
-               c.stride = 2;
-               c.wideCodeOnly = true;
-             }),
+             [](ConvCase& c) { c.filterHeight = c.filterWidth = 5; }),
+        with(depthwise("Depthwise17ColumnsStride2", 15, 17), [](ConvCase& c) { c.stride = 2; }),
         with(depthwise("Depthwise32ColumnsNarrow5x5Batch2", 5, 32),
              [](ConvCase& c) {
                c.filterHeight = c.filterWidth = 5;

@@ -4,7 +4,7 @@
 // CONV_2D and DEPTHWISE_CONV_2D in float32, computed directly on the NHWC
 // image (no indirection buffer, no im2col). Five forms, by which channels
 // fill the vectors:
-// - depthwise, any multiple of 8 channels (multiplier 1; in AVX-512's column
+// - depthwise, any multiple of 8 channels (multiplier 1; in the column
 //   form any 8 or more, the last group overlapping): 16 or 8 of a
 //   pixel's channels are one vector, each tap one multiply-add per vector
 //   for 4 pixels at once (8 with AVX-512); filters of 3x3 and 5x5 unrolled;
@@ -276,8 +276,8 @@ template <class Vec, int K, int S, int P, bool CHECKED, bool STREAM>
 [[gnu::always_inline]] inline void depthwiseColumnsBlock(const ConvShape& s, const Taps& rows,
                                                          uint32_t ox, uint32_t count,
                                                          const float* image, const float* weights,
-                                                         const float* bias, float* out,
-                                                         uint32_t c) {
+                                                         const float* bias, float* out, uint32_t c,
+                                                         Vec lo, Vec hi) {
   constexpr int kColumns = (P - 1) * S + K;
   const uint32_t C = s.inChannels;
   const Taps columns{int64_t{ox} * S - s.window.padLeft, 1, s.inWidth};
@@ -321,7 +321,6 @@ template <class Vec, int K, int S, int P, bool CHECKED, bool STREAM>
       for (int p = 0; p < P; ++p) acc[p] += in[p * S + kx] * w;
     }
   }
-  const Vec lo = splatVector<Vec>(s.range.min), hi = splatVector<Vec>(s.range.max);
   float* pixel = out + size_t{ox} * C + c;
 #pragma GCC unroll 8
   for (int p = 0; p < P; ++p) {
@@ -341,14 +340,26 @@ template <int K, int S, int P, bool NARROW = false>
                                                        const float* weights, const float* bias,
                                                        float* out, uint32_t oy) {
   const Taps rows = rowTaps(s, oy);
+  // The output range's vectors, made once a row: made in each block, GCC
+  // loaded the two floats as one, spread them through the stack and read a
+  // vector back, a store-forwarding stall per block (12% of AVX2's 3x3 of
+  // 144 channels).
+  const Float8 lo8 = splat8(s.range.min), hi8 = splat8(s.range.max);
+  const Float16 lo16 = splatVector<Float16>(s.range.min), hi16 = splatVector<Float16>(s.range.max);
   auto block = [&]<class Vec>(uint32_t ox, uint32_t c) {
     const uint32_t count = std::min<uint32_t>(P, s.outWidth - ox);
+    Vec lo, hi;
+    if constexpr (kLanes<Vec> == 8) {
+      lo = lo8, hi = hi8;
+    } else {
+      lo = lo16, hi = hi16;
+    }
     if (ox >= s.interiorBegin && ox + P <= s.interiorEnd) {
       depthwiseColumnsBlock<Vec, K, S, P, false, NARROW>(s, rows, ox, P, image, weights, bias, out,
-                                                         c);
+                                                         c, lo, hi);
     } else {
       depthwiseColumnsBlock<Vec, K, S, P, true, NARROW>(s, rows, ox, count, image, weights, bias,
-                                                        out, c);
+                                                        out, c, lo, hi);
     }
   };
   auto across = [&]<class Vec>(uint32_t c) {
@@ -388,8 +399,12 @@ template <int K, int S, int P, bool NARROW = false>
       across.template operator()<Float8>(C - 8);
     }
   } else {
+    // Narrow: 8 channels at a time, the last 8 overlapping the group before
+    // them as above.
+    const uint32_t eights = C / 8 * 8;
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
-      for (uint32_t c = 0; c < s.inChannels; c += 8) block.template operator()<Float8>(ox, c);
+      for (uint32_t c = 0; c < eights; c += 8) block.template operator()<Float8>(ox, c);
+      if (eights < C) block.template operator()<Float8>(ox, C - 8);
     }
   }
 }
@@ -761,18 +776,15 @@ const RowVariants* columnsDepthwiseRows(const Window& w) {
 
 // The depthwise form for `conv` (multiplier 1, 8 channels or more): the
 // column form where the table uses it, else loading per tap. Channels that
-// are not a multiple of 8 only in AVX-512's column form (its last channel
-// group overlaps the one before: depthwiseColumnsRow).
+// are not a multiple of 8 only in the column form (its last channel group
+// overlaps the one before: depthwiseColumnsRow).
 Form depthwiseForm(const ConvParams& conv) {
   const Window& w = conv.window;
   const RowVariants* columns = columnsDepthwiseRows(w);
   const bool columnsUsed =
       columns != nullptr && nativeFormUse(NativeForm::DEPTHWISE_COLUMNS) != NativeUse::NO;
-  if (conv.inChannels % 8 != 0) {
-    if (columnsUsed && nativeWideVectors()) return {columns, NativeForm::DEPTHWISE_COLUMNS};
-    return {};
-  }
   if (columnsUsed) return {columns, NativeForm::DEPTHWISE_COLUMNS};
+  if (conv.inChannels % 8 != 0) return {};
   const NativeForm form =
       conv.inChannels == 8 ? NativeForm::DEPTHWISE_8 : NativeForm::DEPTHWISE_WIDE;
   const bool wide = nativeWideVectors();

@@ -41,7 +41,12 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "261, 112x112x24 151 vs 321, 128x128x16 131 vs 301, 32x32x88 45 vs 59, 256x256x8 265 vs "
       "882 (603 per tap); stride 2 128x128x16 43 vs 77, 112x112x64 151-165 vs 133-157 (not "
       "faster: 4 MB streamed from memory); 5x5 14x14x672 124 vs 293, 7x7x1152 43 vs 116, "
-      "28x28x240 179 vs 439, stride 2 56x56x144 158 vs 228; hand_landmark_full 12.3 -> 11.0 ms"},
+      "28x28x240 179 vs 439, stride 2 56x56x144 158 vs 228; hand_landmark_full 12.3 -> 11.0 ms. "
+      "Zen 3, the range splatted once a row and any 8+ channels, the last group of 8 "
+      "overlapping (min-max of 3): 3x3 56x56x144 241-318 vs 237-391, s2 112x112x64 147-189 vs "
+      "130-176, 112x112x24 142-168 vs 377-413, 32x32x88 47-63 vs 72-76, s2 64x64x28 29.5-32.8 "
+      "vs 40.6-48.0, 32x32x36 21.0-30.5 vs 42.3-47.1, s2 32x32x42 9.4-14.6 vs 15.0-16.3, "
+      "48x48x12 20.2-27.3 vs 50.2-66.9; 5x5 14x14x672 168-173 vs 297-355"},
      {NativeUse::PREFERRED,
       "5x5 14x14x672 84 vs 251 (109 loading per tap), 7x7x1152 34 vs 91, 28x28x240 132 vs "
       "350; 3x3 56x56x144 171 vs 274, 112x112x24 99 vs 311. Zen 5: 3x3 56x56x144 104-110 vs "

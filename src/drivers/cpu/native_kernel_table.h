@@ -47,8 +47,8 @@ NativeIsa hostNativeIsa();
 
 // The native kernel forms, as the kernels' makers choose them.
 enum class NativeForm : uint8_t {
-  // Depthwise 3x3 and 5x5, stride 1 or 2, dilation 1, any multiple of 8
-  // channels (in AVX-512's code any 8 or more): each input column loaded once
+  // Depthwise 3x3 and 5x5, stride 1 or 2, dilation 1, any 8 or more
+  // channels (the last group of 8 or 16 overlapping): each input column loaded once
   // per filter row for every tap reading it, 8 output pixels a block
   // (native_convolution.cpp).
   DEPTHWISE_COLUMNS,
