@@ -21,16 +21,16 @@ uint32_t crc32c(uint32_t crc, std::span<const uint8_t> data);
 
 // The ways of computing it: a slicing-by-8 table (everywhere), the CPU's CRC
 // instruction in three streams (SSE4.2, ARMv8 CRC32), and carry-less
-// multiplication folding 256 bytes a step (AVX-512 with VPCLMULQDQ; measured
-// faster than the streams on Zen 5, docs/caching.md; not built for AVX2's
-// 256-bit VPCLMULQDQ, which was never measured).
-enum class Crc32cKernel { TABLE, CRC_INSTRUCTION, CARRYLESS_FOLDING };
+// multiplication folding 256 bytes a step, in 32-byte registers (AVX2 with
+// VPCLMULQDQ; measured faster than the streams on Zen 3) or 64-byte ones
+// (AVX-512 with VPCLMULQDQ; faster on Zen 5), docs/caching.md.
+enum class Crc32cKernel { TABLE, CRC_INSTRUCTION, CARRYLESS_FOLDING_256, CARRYLESS_FOLDING };
 
 // The kernels this CPU can run, slowest first (TABLE always).
 std::vector<Crc32cKernel> crc32cKernelsOnThisCpu();
 // crc32c with `kernel`, which must be one of crc32cKernelsOnThisCpu().
 uint32_t crc32cWith(Crc32cKernel kernel, uint32_t crc, std::span<const uint8_t> data);
-// "table", "sse4.2", "armv8-crc" or "vpclmulqdq-avx512".
+// "table", "sse4.2", "armv8-crc", "vpclmulqdq-avx2" or "vpclmulqdq-avx512".
 const char* crc32cKernelName(Crc32cKernel kernel);
 
 // The same with the portable table only.
