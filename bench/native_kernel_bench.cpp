@@ -342,8 +342,6 @@ void registerFullyConnected(const std::string& name, uint32_t batch, uint32_t in
   });
 }
 
-// MUL of [1, size, size, channels] by [1, 1, 1, channels] (selfie
-// segmentation's squeeze-and-excitation scaling).
 // ADD of two tensors of one shape (the residuals of the landmark models).
 void registerAdd(const std::string& name, uint32_t size, uint32_t channels) {
   registerPair(name, [=](benchmark::State& state, bool native) {
@@ -358,6 +356,8 @@ void registerAdd(const std::string& name, uint32_t size, uint32_t channels) {
   });
 }
 
+// MUL of [1, size, size, channels] by [1, 1, 1, channels] (selfie
+// segmentation's squeeze-and-excitation scaling).
 void registerChannelScale(const std::string& name, uint32_t size, uint32_t channels) {
   registerPair(name, [=](benchmark::State& state, bool native) {
     const size_t floats = size_t{size} * size * channels;

@@ -168,6 +168,22 @@ __attribute__((target("avx512f,vpclmulqdq"))) __m512i broadcastConstants(FoldCon
   return _mm512_set_epi64(high, low, high, low, high, low, high, low);
 }
 
+// `lane` moved on by the fold `k` and added into `sum`.
+__attribute__((target("pclmul"))) __m128i foldLane(__m128i lane, FoldConstants k, __m128i sum) {
+  const __m128i constants =
+      _mm_set_epi64x(static_cast<int64_t>(k.high), static_cast<int64_t>(k.low));
+  sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, constants, 0x00));
+  return _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, constants, 0x11));
+}
+
+// The CRC of the message whose folded remainder is `lane`, by the CRC
+// instruction.
+__attribute__((target("sse4.2"))) uint32_t crcOfLane(__m128i lane) {
+  const auto low = static_cast<uint64_t>(_mm_cvtsi128_si64(lane));
+  const auto high = static_cast<uint64_t>(_mm_extract_epi64(lane, 1));
+  return static_cast<uint32_t>(_mm_crc32_u64(_mm_crc32_u64(0, low), high));
+}
+
 // The four 128-bit lanes of `v` folded into its last one, reduced by the CRC
 // instruction.
 __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t reduceLanes(__m512i v) {
@@ -178,14 +194,9 @@ __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t reduceLanes
   __m128i sum = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes.data() + 48));
   for (size_t i = 0; i < kLaneFolds.size(); ++i) {
     const __m128i lane = _mm_load_si128(reinterpret_cast<const __m128i*>(bytes.data() + 16 * i));
-    const __m128i k = _mm_set_epi64x(static_cast<int64_t>(kLaneFolds[i].high),
-                                     static_cast<int64_t>(kLaneFolds[i].low));
-    sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x00));
-    sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x11));
+    sum = foldLane(lane, kLaneFolds[i], sum);
   }
-  const auto low = static_cast<uint64_t>(_mm_cvtsi128_si64(sum));
-  const auto high = static_cast<uint64_t>(_mm_extract_epi64(sum, 1));
-  return static_cast<uint32_t>(_mm_crc32_u64(_mm_crc32_u64(0, low), high));
+  return crcOfLane(sum);
 }
 
 __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2"))) uint32_t foldingCrc(uint32_t crc,
@@ -235,16 +246,8 @@ __attribute__((target("avx2,vpclmulqdq"))) __m256i broadcastConstants256(FoldCon
 // The first lane of `v` folded into the second, reduced by the CRC
 // instruction.
 __attribute__((target("avx2,vpclmulqdq,pclmul,sse4.2"))) uint32_t reduceLanes256(__m256i v) {
-  static constexpr FoldConstants kLaneFold = foldBy(128);
-  const __m128i lane = _mm256_castsi256_si128(v);
-  const __m128i k =
-      _mm_set_epi64x(static_cast<int64_t>(kLaneFold.high), static_cast<int64_t>(kLaneFold.low));
-  __m128i sum = _mm256_extracti128_si256(v, 1);
-  sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x00));
-  sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(lane, k, 0x11));
-  const auto low = static_cast<uint64_t>(_mm_cvtsi128_si64(sum));
-  const auto high = static_cast<uint64_t>(_mm_extract_epi64(sum, 1));
-  return static_cast<uint32_t>(_mm_crc32_u64(_mm_crc32_u64(0, low), high));
+  return crcOfLane(
+      foldLane(_mm256_castsi256_si128(v), foldBy(128), _mm256_extracti128_si256(v, 1)));
 }
 
 __attribute__((target("avx2,vpclmulqdq,pclmul,sse4.2"))) uint32_t foldingCrc256(uint32_t crc,

@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // HARD_SWISH, LOGISTIC and the RELU family of float32 tensors, element by
-// element, a register a time (16 floats in AVX-512's code, 8 elsewhere): activations that would
-// otherwise each cut the native stages around them for one XNNPACK node (selfie segmentation's
-// squeeze-and-excitation blocks; face_detection_full_range's RELUs of
-// convolutions that are not the operation before them, so not folded).
+// element, a register a time (16 floats in AVX-512's code, 8 elsewhere):
+// activations that would otherwise each cut the native stages around them
+// for one XNNPACK node (selfie segmentation's squeeze-and-excitation
+// blocks; face_detection_full_range's RELUs of convolutions that are not
+// the operation before them, so not folded).
 // LOGISTIC is 1 / (1 + e^-x) with e^x as 2^n times a polynomial of the
 // remainder (n the nearest integer to x log2(e), the remainder x - n ln(2)
 // taken in two parts), within a few ulp of std::exp; AVX-512 has its own
