@@ -63,10 +63,13 @@ if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
   phase "TSan build and tests"
   # Built with clang so that the same build has the libFuzzer targets
   # (fuzz/, docs/fuzzing.md): each runs ANNRT_FUZZ_SECONDS over its seeds,
-  # then replays its regressions, beside the other tests.
+  # then replays its regressions, beside the other tests. Line tables are all
+  # the sanitizers' reports need, and compile 10-20% faster than full -g.
+  # Its conformance suites run a third of the cases each (tests/CMakeLists.txt).
   CC=clang-16 CXX=clang++-16 CMAKE_BUILD_TYPE=RelWithDebInfo "$root/scripts/build.sh" \
     "$root/build-asan" -DANNRT_SANITIZE=address,undefined -DANNRT_BUILD_BENCHMARKS=OFF \
-    -DANNRT_BUILD_FUZZERS=ON
+    -DANNRT_BUILD_FUZZERS=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG"
   phase "ASan+UBSan build"
   (cd "$root/build-asan" && \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -64,6 +65,12 @@ Case selection:
   --experimental         Also load experimental/ (DENSIFY).
   --filter REGEX         Only run cases whose name matches (std::regex search;
                          derived runs have suffixed names, see below).
+  --shard I/N            Only run the cases in shard I of N (0 <= I < N): a
+                         case is in the shard its name's FNV-1a hash modulo N
+                         picks, with its derived runs, so shards are disjoint,
+                         cover every case together, and keep their cases as
+                         cases are added. The sanitizer builds run a third of
+                         each suite this way (tests/conformance/CMakeLists.txt).
   --list                 Print the selected case names and exit.
 
 Derived suites (off by default; base cases always run):
@@ -153,6 +160,8 @@ struct Config {
   std::string vectors;
   bool experimental = false;
   std::optional<std::regex> filter;
+  unsigned shard = 0;
+  unsigned shards = 1;
   bool list = false;
   bool listDevices = false;
   bool dynamicOutputShape = false;
@@ -198,6 +207,29 @@ std::optional<ComputeMode> parseMode(const std::string& text) {
   return std::nullopt;
 }
 
+// "I/N" with 0 <= I < N.
+bool parseShard(const std::string& text, Config* config) {
+  unsigned shard = 0;
+  unsigned shards = 0;
+  char end = '\0';
+  if (sscanf(text.c_str(), "%u/%u%c", &shard, &shards, &end) != 2) return false;
+  if (shards == 0 || shard >= shards) return false;
+  config->shard = shard;
+  config->shards = shards;
+  return true;
+}
+
+// FNV-1a: stable across runs and platforms, unlike std::hash.
+uint64_t nameHash(const std::string& name) {
+  uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char c : name) hash = (hash ^ c) * 1099511628211ULL;
+  return hash;
+}
+
+bool inShard(const std::string& caseName, const Config& config) {
+  return config.shards <= 1 || nameHash(caseName) % config.shards == config.shard;
+}
+
 // Parses the command line; returns an exit code to stop with, or nullopt.
 std::optional<int> parseArgs(int argc, char** argv, Config* config) {
   const char* env = getenv("ANNRT_CTS_VECTORS");
@@ -229,6 +261,11 @@ std::optional<int> parseArgs(int argc, char** argv, Config* config) {
         config->filter = std::regex(*text);
       } catch (const std::regex_error& e) {
         std::cerr << "annrt-cts: bad --filter: " << e.what() << "\n";
+        return kExitUsage;
+      }
+    } else if (arg == "--shard" && (text = value())) {
+      if (!parseShard(*text, config)) {
+        std::cerr << "annrt-cts: bad --shard '" << *text << "': expected I/N with 0 <= I < N\n";
         return kExitUsage;
       }
     } else if (arg == "--list") {
@@ -284,6 +321,10 @@ std::optional<int> parseArgs(int argc, char** argv, Config* config) {
     std::cerr << "annrt-cts: --check-expected needs --expected-pass FILE\n";
     return kExitUsage;
   }
+  if (config->shards > 1 && !config->writeExpected.empty()) {
+    std::cerr << "annrt-cts: --write-expected needs every case: it cannot take --shard\n";
+    return kExitUsage;
+  }
   if (config->stepTimeoutMs == 0) {
     config->stepTimeoutMs = std::max(120000L, 6 * config->timeoutMs);
   }
@@ -298,6 +339,7 @@ std::vector<Job> makeJobs(const std::vector<TestCase>& cases, const Config& conf
     jobs.push_back({index, variant, std::move(name)});
   };
   for (size_t i = 0; i < cases.size(); ++i) {
+    if (!inShard(cases[i].name, config)) continue;
     const Harness& harness = cases[i].harness;
     add(i, Variant::kBase);
     if (config.dynamicOutputShape && harness.dynamicOutputShapeTest) {
@@ -699,7 +741,7 @@ int run(const Config& config) {
   }
   if (expected) {
     const size_t regressions = compareWithExpected(*expected, config.expectedPass, jobs, results,
-                                                   config.filter.has_value());
+                                                   config.filter.has_value() || config.shards > 1);
     if (config.checkExpected && regressions > 0) return kExitRegression;
   }
   return kExitOk;
