@@ -13,7 +13,9 @@
 #   BUILD_DIR defaults to build-aarch64, NATIVE_BUILD to build.
 #   ANNRT_AARCH64_SIZE=small leaves out the second annrt-cpu conformance run
 #   (FP16 CPU) and the model accuracy tests, about 6 of the 12-13 minutes the
-#   tests take under qemu on 2 cores; run-tests.sh picks it when CI's time is short.
+#   tests take under qemu on 2 cores; ANNRT_AARCH64_SIZE=unit builds and runs
+#   only the unit, API and operation tests (no annrt-cts, no annrt-cpu
+#   tests); run-tests.sh picks a size by what is left of CI's time.
 # Exits 0 saying SKIPPED when the arm64 packages cannot be fetched (offline).
 # See docs/aarch64.md.
 set -euo pipefail
@@ -27,8 +29,10 @@ jobs="${ANNRT_JOBS:-$(nproc)}"
 # Test directories of the build tree and the targets their tests need:
 # annrt_tests_<area> is every test binary of tests/<area> (tests/CMakeLists.txt).
 unit_dirs=(tests/unit tests/api tests/ops_conv tests/ops_elementwise tests/ops_movement tests/ops_pool)
-targets=(annrt-cts tflite_accuracy_tests)
-for dir in "${unit_dirs[@]}" tests/cpu; do targets+=("annrt_tests_${dir#tests/}"); done
+size="${ANNRT_AARCH64_SIZE:-full}"
+targets=()
+for dir in "${unit_dirs[@]}"; do targets+=("annrt_tests_${dir#tests/}"); done
+[ "$size" = unit ] || targets+=(annrt_tests_cpu annrt-cts tflite_accuracy_tests)
 
 started=$(date +%s)
 phase_start=$started
@@ -50,15 +54,34 @@ fi
 phase "cross build"
 
 failed=()
+# What failed so far, also in a file, for a caller that stops this script
+# at a time limit (run-tests.sh) to tell a cut run from a failed one.
+failed_file="$build/failed-tests.txt"
+: > "$failed_file"
 run() {  # run NAME DIR [ctest args...]: ctest of one test directory under qemu
   local name="$1" dir="$2"
   shift 2
   echo "run-aarch64-tests: $name" >&2
-  ctest --test-dir "$build/$dir" --output-on-failure -j"$jobs" "$@" || failed+=("$name")
+  if ! ctest --test-dir "$build/$dir" --output-on-failure -j"$jobs" "$@"; then
+    failed+=("$name")
+    echo "$name" >> "$failed_file"
+  fi
   phase "$name"
 }
 
+finish() {  # finish [NOTE]: the times, and the exit status of what ran
+  echo "run-aarch64-tests: times: $(IFS=';'; echo "${times[*]}"); total $(($(date +%s) - started))s"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "run-aarch64-tests: FAILED: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "run-aarch64-tests: all passed${1:-}"
+  exit 0
+}
 for dir in "${unit_dirs[@]}"; do run "$dir" "$dir"; done
+if [ "$size" = unit ]; then
+  finish " (unit: the unit, API and operation tests only)"
+fi
 # CpuThreadHintTest counts the process's threads in /proc/self/task, where
 # qemu-user's own threads come and go: its counts are off by one there
 # (2, 4, 4, 5 for 3, 5, 5, 6 after a start of 3), not annrt's.
@@ -69,16 +92,7 @@ run "tests/cpu (annrt-cpu)" tests/cpu \
   -E "^conformance_|^CpuThreadHintTest\\.|CpuCacheTest\\.[A-Za-z]+/(face_detection_full|hand|pose|selfie)"
 run "CTS nnapi-reference" tests/conformance -R "^conformance_reference$"
 run "CTS annrt-cpu" tests/cpu -R "^conformance_cpu$"
-finish() {  # finish [NOTE]: the times, and the exit status of what ran
-  echo "run-aarch64-tests: times: $(IFS=';'; echo "${times[*]}"); total $(($(date +%s) - started))s"
-  if [ ${#failed[@]} -gt 0 ]; then
-    echo "run-aarch64-tests: FAILED: ${failed[*]}" >&2
-    exit 1
-  fi
-  echo "run-aarch64-tests: all passed${1:-}"
-  exit 0
-}
-if [ "${ANNRT_AARCH64_SIZE:-full}" = small ]; then
+if [ "$size" = small ]; then
   finish " (small: without the FP16 CPU conformance run and the model accuracy tests)"
 fi
 # Again on a CPU with FP16 arithmetic (qemu's `max`), where XNNPACK computes
