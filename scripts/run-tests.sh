@@ -80,7 +80,7 @@ fi
 # aarch64: cross-built and run under qemu-user (docs/aarch64.md). Its cold
 # cross build takes 10-18 minutes on 2 cores and its tests 12-13 (6 small);
 # the unit size builds the library and the unit tests only (docs/aarch64.md).
-# The phase stops 2 minutes before CI's limit whatever its size: CI's time
+# The phase stops 3 minutes before CI's limit whatever its size: CI's time
 # ran out once, and a phase cut short says so rather than fail the run.
 if [ "${ANNRT_SKIP_AARCH64:-0}" != "1" ]; then
   left=$((${ANNRT_CI_LIMIT_MIN:-90} - $(elapsed_min)))
@@ -96,13 +96,13 @@ if [ "${ANNRT_SKIP_AARCH64:-0}" != "1" ]; then
       size=none
     fi
   fi
-  if [ "$size" = none ] || [ "$left" -le 2 ]; then
+  if [ "$size" = none ] || [ "$left" -le 3 ]; then
     echo "run-tests: aarch64 phase SKIPPED: $left min left of the CI limit, too few for" \
       "its cross build and tests (run scripts/run-aarch64-tests.sh alone)" >&2
   else
     status=0
     rm -f "$root/build-aarch64/failed-tests.txt"
-    ANNRT_AARCH64_SIZE="$size" timeout --kill-after=20s "$((left - 2))m" \
+    ANNRT_AARCH64_SIZE="$size" timeout --kill-after=20s "$((left - 3))m" \
       "$root/scripts/run-aarch64-tests.sh" "$root/build-aarch64" "$root/build" || status=$?
     phase "aarch64 ($size)"
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
@@ -111,7 +111,7 @@ if [ "${ANNRT_SKIP_AARCH64:-0}" != "1" ]; then
           "$(tr '\n' ' ' < "$root/build-aarch64/failed-tests.txt")" >&2
         exit 1
       fi
-      echo "run-tests: aarch64 phase STOPPED at CI's time limit ($((left - 2)) min), before" \
+      echo "run-tests: aarch64 phase STOPPED at CI's time limit ($((left - 3)) min), before" \
         "it finished; nothing failed in what ran (run scripts/run-aarch64-tests.sh alone)" >&2
     elif [ "$status" -ne 0 ]; then
       exit "$status"
