@@ -77,20 +77,19 @@ if [ "${ANNRT_SKIP_SANITIZERS:-0}" != "1" ]; then
   phase "ASan+UBSan tests"
 fi
 
-# aarch64: cross-built and run under qemu-user (docs/aarch64.md). Its cold
-# cross build takes 10-18 minutes on 2 cores and its tests 12-13 (6 small);
-# the unit size builds the library and the unit tests only (docs/aarch64.md).
+# aarch64: cross-built and run under qemu-user (docs/aarch64.md). Cold, on
+# 2 cores: unit 7 minutes, small 15, full about 19 (docs/aarch64.md).
 # The phase stops 3 minutes before CI's limit whatever its size: CI's time
 # ran out once, and a phase cut short says so rather than fail the run.
 if [ "${ANNRT_SKIP_AARCH64:-0}" != "1" ]; then
   left=$((${ANNRT_CI_LIMIT_MIN:-90} - $(elapsed_min)))
   size="${ANNRT_AARCH64_SIZE:-}"
   if [ -z "$size" ]; then
-    if [ "$left" -ge 33 ]; then
+    if [ "$left" -ge 27 ]; then
       size=full
-    elif [ "$left" -ge 26 ]; then
+    elif [ "$left" -ge 20 ]; then
       size=small
-    elif [ "$left" -ge 18 ]; then
+    elif [ "$left" -ge 11 ]; then
       size=unit
     else
       size=none
