@@ -100,14 +100,16 @@ if [ "${ANNRT_SKIP_AARCH64:-0}" != "1" ]; then
       "its cross build and tests (run scripts/run-aarch64-tests.sh alone)" >&2
   else
     status=0
-    rm -f "$root/build-aarch64/failed-tests.txt"
+    aarch64_build="$root/build-aarch64"
+    failed_file="$aarch64_build/failed-tests.txt"  # written by run-aarch64-tests.sh
+    rm -f "$failed_file"
     ANNRT_AARCH64_SIZE="$size" timeout --kill-after=20s "$((left - 3))m" \
-      "$root/scripts/run-aarch64-tests.sh" "$root/build-aarch64" "$root/build" || status=$?
+      "$root/scripts/run-aarch64-tests.sh" "$aarch64_build" "$root/build" || status=$?
     phase "aarch64 ($size)"
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-      if [ -s "$root/build-aarch64/failed-tests.txt" ]; then
+      if [ -s "$failed_file" ]; then
         echo "run-tests: aarch64 phase STOPPED at CI's time limit after these FAILED:" \
-          "$(tr '\n' ' ' < "$root/build-aarch64/failed-tests.txt")" >&2
+          "$(tr '\n' ' ' < "$failed_file")" >&2
         exit 1
       fi
       echo "run-tests: aarch64 phase STOPPED at CI's time limit ($((left - 3)) min), before" \
