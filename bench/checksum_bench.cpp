@@ -4,7 +4,8 @@
 // What checking and keying a cache entry costs per byte: CRC-32C (every
 // kernel this CPU runs), hash128 (model contents) and SHA-256 (keys and model
 // structure; SHA-NI and portable), on a 20 MB buffer (a large model's
-// payload).
+// payload), and CRC-32C of 1-20 MB on one thread against shared with a
+// second (side_thread.h).
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -46,6 +47,13 @@ void Crc32c(benchmark::State& state, Crc32cKernel kernel) {
 void Hash128(benchmark::State& state) {
   perByte(state, [](auto bytes) { return hash128(bytes); });
 }
+// The first `state.range(0)` KB of the payload, on the calling thread alone
+// (`shared` false) or shared with a thread of its own (crc32cSplit).
+void Crc32cPieces(benchmark::State& state, bool shared) {
+  const auto bytes = std::span<const uint8_t>(payload()).first(size_t(state.range(0)) << 10);
+  for (auto _ : state) benchmark::DoNotOptimize(shared ? crc32cSplit(bytes) : crc32c(0, bytes));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
 void Sha256Digest(benchmark::State& state) {
   state.SetLabel(sha256Implementation());
   perByte(state, [](auto bytes) {
@@ -64,6 +72,8 @@ void Sha256Portable(benchmark::State& state) {
 }
 
 BENCHMARK(Hash128)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Crc32cPieces, alone, false)->Arg(1024)->Arg(2048)->Arg(5120)->Arg(20480);
+BENCHMARK_CAPTURE(Crc32cPieces, shared, true)->Arg(1024)->Arg(2048)->Arg(5120)->Arg(20480);
 BENCHMARK(Sha256Digest)->Unit(benchmark::kMillisecond);
 BENCHMARK(Sha256Portable)->Unit(benchmark::kMillisecond);
 

@@ -89,7 +89,7 @@ uint32_t cacheHeaderChecksum(std::span<const uint8_t, kCacheHeaderSize> header) 
 Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
                                            std::string_view deviceVersion,
                                            std::span<const uint8_t> payload) {
-  return encodeCacheHeader(key, deviceName, deviceVersion, payload.size(), crc32c(0, payload));
+  return encodeCacheHeader(key, deviceName, deviceVersion, payload.size(), crc32cSplit(payload));
 }
 
 Result<CacheHeaderBytes> encodeCacheHeader(const CacheKey& key, std::string_view deviceName,
@@ -143,7 +143,7 @@ Result<std::span<const uint8_t>> checkedPayload(std::span<const uint8_t> file,
                                                 const CacheHeader& header) {
   // parseCacheHeader checked that the payload is exactly the rest of the file.
   const auto payload = file.subspan(header.payloadOffset, header.payloadSize);
-  ANNRT_CHECK(crc32c(0, payload) == header.payloadChecksum,
+  ANNRT_CHECK(crc32cSplit(payload) == header.payloadChecksum,
               "the payload checksum does not match (the file is damaged)");
   return payload;
 }

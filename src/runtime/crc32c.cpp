@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/crc32c.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
+
+#include "runtime/side_thread.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -354,6 +357,51 @@ uint32_t crc32cWith(Crc32cKernel kernel, uint32_t crc, std::span<const uint8_t> 
 
 uint32_t crc32c(uint32_t crc, std::span<const uint8_t> data) {
   return crc32cWith(fastestKernel(), crc, data);
+}
+
+namespace {
+
+// a * b modulo P, both bit-reversed as the CRC holds them (x^0 in bit 31).
+uint32_t multiplyModP(uint32_t a, uint32_t b) {
+  uint32_t product = 0;
+  for (uint32_t term = uint32_t{1} << 31; term != 0; term >>= 1) {
+    if (a & term) product ^= b;
+    b = (b & 1) ? (b >> 1) ^ kPolynomial : b >> 1;  // b * x
+  }
+  return product;
+}
+
+// x^(8 * bytes) modulo P, bit-reversed: what `bytes` more bytes multiply a
+// CRC by.
+uint32_t xPowerOfBytes(uint64_t bytes) {
+  uint32_t result = uint32_t{1} << 31;       // x^0
+  uint32_t power = uint32_t{1} << (31 - 8);  // x^8
+  for (; bytes != 0; bytes >>= 1) {
+    if (bytes & 1) result = multiplyModP(result, power);
+    power = multiplyModP(power, power);
+  }
+  return result;
+}
+
+}  // namespace
+
+uint32_t crc32cCombine(uint32_t crcA, uint32_t crcB, uint64_t lengthB) {
+  return multiplyModP(xPowerOfBytes(lengthB), crcA) ^ crcB;
+}
+
+uint32_t crc32cSplit(std::span<const uint8_t> data) {
+  if (data.size() < kSharedPassBytes) return crc32c(0, data);
+  const size_t count = (data.size() + kSharedPieceBytes - 1) / kSharedPieceBytes;
+  std::vector<uint32_t> crcs(count);
+  runPiecesBeside(count, [&](size_t i) {
+    const size_t at = i * kSharedPieceBytes;
+    crcs[i] = crc32c(0, data.subspan(at, std::min(kSharedPieceBytes, data.size() - at)));
+  });
+  // Every piece but the last is whole: one power of x moves a CRC past it.
+  const uint32_t pastPiece = xPowerOfBytes(kSharedPieceBytes);
+  uint32_t crc = crcs[0];
+  for (size_t i = 1; i + 1 < count; ++i) crc = multiplyModP(pastPiece, crc) ^ crcs[i];
+  return crc32cCombine(crc, crcs[count - 1], data.size() - (count - 1) * kSharedPieceBytes);
 }
 
 uint32_t crc32cPortable(uint32_t crc, std::span<const uint8_t> data) {

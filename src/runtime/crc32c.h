@@ -19,6 +19,13 @@ namespace annrt::runtime {
 // CRC of a followed by b. Runs the fastest kernel this CPU has.
 uint32_t crc32c(uint32_t crc, std::span<const uint8_t> data);
 
+// The CRC of a followed by b, from crc32c(0, a), crc32c(0, b) and b's length.
+uint32_t crc32cCombine(uint32_t crcA, uint32_t crcB, uint64_t lengthB);
+
+// crc32c(0, data), shared with a thread of its own from kSharedPassBytes
+// (side_thread.h).
+uint32_t crc32cSplit(std::span<const uint8_t> data);
+
 // The ways of computing it: a slicing-by-8 table (everywhere), the CPU's CRC
 // instruction in three streams (SSE4.2, ARMv8 CRC32), and carry-less
 // multiplication folding 256 bytes a step, in 32-byte registers (AVX2 with

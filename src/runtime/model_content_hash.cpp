@@ -9,6 +9,7 @@
 #include "runtime/compilation_cache.h"
 #include "runtime/hash128.h"
 #include "runtime/hash_writer.h"
+#include "runtime/side_thread.h"
 
 namespace annrt::runtime {
 namespace {
@@ -29,21 +30,67 @@ void hashShape(HashWriter& hash, const Shape& shape) {
   }
 }
 
+bool isConstant(const Operand& operand) {
+  return operand.lifetime == Lifetime::CONSTANT_COPY ||
+         operand.lifetime == Lifetime::CONSTANT_REFERENCE;
+}
+
+std::span<const uint8_t> constantBytes(const Model& model, const Operand& operand) {
+  const uint8_t* data = model.constantData(operand);
+  return {data, data != nullptr ? operand.location.length : 0};
+}
+
+// The hash128 digests of the model's long constants, in the order the
+// subgraphs list them, computed up front so that a thread of their own can
+// take some (side_thread.h).
+class LongConstantDigests {
+ public:
+  explicit LongConstantDigests(const Model& model) {
+    collect(model, model.main);
+    for (const Subgraph& subgraph : model.referenced) collect(model, subgraph);
+    digests_.resize(constants_.size());
+    size_t total = 0;
+    for (const auto& bytes : constants_) total += bytes.size();
+    const auto digest = [this](size_t i) { digests_[i] = hash128(constants_[i]); };
+    if (total < kSharedPassBytes) {
+      for (size_t i = 0; i < constants_.size(); ++i) digest(i);
+    } else {
+      runPiecesBeside(constants_.size(), digest);
+    }
+  }
+
+  // The next long constant's digest.
+  const Hash128& next() { return digests_.at(next_++); }
+
+ private:
+  void collect(const Model& model, const Subgraph& subgraph) {
+    for (const Operand& operand : subgraph.operands) {
+      if (!isConstant(operand)) continue;
+      const std::span<const uint8_t> bytes = constantBytes(model, operand);
+      if (bytes.size() > kDirectConstantBytes) constants_.push_back(bytes);
+    }
+  }
+
+  std::vector<std::span<const uint8_t>> constants_;
+  std::vector<Hash128> digests_;
+  size_t next_ = 0;
+};
+
 // The value, not where it is stored: a model whose constants moved between
 // operandValues and a memory pool computes the same.
-void hashConstant(HashWriter& hash, const Model& model, const Operand& operand) {
-  const uint8_t* data = model.constantData(operand);
-  const size_t length = data != nullptr ? operand.location.length : 0;
-  const std::span<const uint8_t> bytes(data, length);
-  if (length <= kDirectConstantBytes) {
+void hashConstant(HashWriter& hash, const Model& model, const Operand& operand,
+                  LongConstantDigests& digests) {
+  const std::span<const uint8_t> bytes = constantBytes(model, operand);
+  if (bytes.size() <= kDirectConstantBytes) {
     hash.bytes(bytes);
   } else {
-    hash.u64(length);
-    hash.bytes(hash128(bytes));
+    hash.u64(bytes.size());
+    hash.bytes(digests.next());
   }
 }
 
-void hashOperand(HashWriter& hash, const Model& model, const Operand& operand) {
+void hashOperand(HashWriter& hash, const Model& model, const Operand& operand,
+                 LongConstantDigests& digests) {
   hashShape(hash, operand.shape);
   // Both kinds of constant count as one: where a value is kept does not
   // change what the model computes.
@@ -53,7 +100,7 @@ void hashOperand(HashWriter& hash, const Model& model, const Operand& operand) {
   hash.bytes(operand.extensionData);
   switch (operand.lifetime) {
     case Lifetime::CONSTANT_COPY:
-    case Lifetime::CONSTANT_REFERENCE: hashConstant(hash, model, operand); break;
+    case Lifetime::CONSTANT_REFERENCE: hashConstant(hash, model, operand, digests); break;
     case Lifetime::SUBGRAPH:
       hash.u64(operand.location.offset);  // the index into Model::referenced
       break;
@@ -61,9 +108,10 @@ void hashOperand(HashWriter& hash, const Model& model, const Operand& operand) {
   }
 }
 
-void hashSubgraph(HashWriter& hash, const Model& model, const Subgraph& subgraph) {
+void hashSubgraph(HashWriter& hash, const Model& model, const Subgraph& subgraph,
+                  LongConstantDigests& digests) {
   hash.u64(subgraph.operands.size());
-  for (const Operand& operand : subgraph.operands) hashOperand(hash, model, operand);
+  for (const Operand& operand : subgraph.operands) hashOperand(hash, model, operand, digests);
   hash.u64(subgraph.operations.size());
   for (const Operation& operation : subgraph.operations) {
     hash.i32(static_cast<int32_t>(operation.type));
@@ -77,11 +125,12 @@ void hashSubgraph(HashWriter& hash, const Model& model, const Subgraph& subgraph
 }  // namespace
 
 std::array<uint8_t, kCacheTokenSize> modelContentHash(const Model& model) {
+  LongConstantDigests digests(model);
   HashWriter hash;
   hash.text("annrt model content hash v1");
-  hashSubgraph(hash, model, model.main);
+  hashSubgraph(hash, model, model.main, digests);
   hash.u64(model.referenced.size());
-  for (const Subgraph& subgraph : model.referenced) hashSubgraph(hash, model, subgraph);
+  for (const Subgraph& subgraph : model.referenced) hashSubgraph(hash, model, subgraph, digests);
   hash.flag(model.relaxComputationFloat32toFloat16);
   hash.u64(model.extensions.size());
   for (const ExtensionPrefix& extension : model.extensions) {

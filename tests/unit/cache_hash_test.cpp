@@ -20,6 +20,7 @@
 #include "runtime/hash_writer.h"
 #include "runtime/sha256.h"
 #include "runtime/sha256_blocks.h"
+#include "runtime/side_thread.h"
 
 namespace annrt::runtime {
 namespace {
@@ -114,6 +115,27 @@ TEST(Crc32cTest, EveryKernelAgreesWithTheTableAtEveryLengthAndAlignment) {
     EXPECT_EQ(crc32cWith(kernel, crc32cWith(kernel, 0, all.first(1001)), all.subspan(1001)),
               crc32cPortable(0, all))
         << crc32cKernelName(kernel);
+  }
+}
+
+// Two parts' CRCs give the whole one, at lengths around and across the
+// size from which crc32cSplit shares the work with a second thread, and the
+// pieces it cuts.
+TEST(Crc32cTest, PartsCombineIntoTheWhole) {
+  const std::vector<uint8_t> data = randomBytes(2 * kSharedPassBytes + 5, 8);
+  const auto all = std::span(data);
+  for (size_t length : {size_t{0}, size_t{1}, size_t{5}, size_t{4096}, kSharedPieceBytes,
+                        kSharedPassBytes - 1, kSharedPassBytes, kSharedPassBytes + 3,
+                        kSharedPassBytes + kSharedPieceBytes, data.size()}) {
+    const auto bytes = all.first(length);
+    const uint32_t whole = crc32cPortable(0, bytes);
+    for (size_t split : {size_t{0}, length / 3, length / 2, length}) {
+      EXPECT_EQ(crc32cCombine(crc32c(0, bytes.first(split)), crc32c(0, bytes.subspan(split)),
+                              length - split),
+                whole)
+          << "length " << length << " split " << split;
+    }
+    EXPECT_EQ(crc32cSplit(bytes), whole) << "length " << length;
   }
 }
 
@@ -367,6 +389,43 @@ TEST(ModelContentHashTest, EveryFieldChangesTheHash) {
     change(model);
     EXPECT_NE(modelContentHash(model), base) << what;
   }
+}
+
+// Five long constants of a quarter of the size from which their digests are
+// computed on two threads (side_thread.h), in a pool and in operandValues,
+// the main graph and a referenced one.
+constexpr size_t kWeightBytes = kSharedPassBytes / 4;
+
+Model weightyModel() {
+  constexpr size_t kBytes = kWeightBytes;
+  Model model;
+  model.operandValues = randomBytes(2 * kBytes, 6);
+  model.pools.push_back(std::make_shared<test::VectorPool>(randomBytes(3 * kBytes, 7)));
+  for (size_t i = 0; i < 5; ++i) {
+    Operand weights = tensorOperand({static_cast<uint32_t>(kBytes / 4)},
+                                    i < 2 ? Lifetime::CONSTANT_COPY : Lifetime::CONSTANT_REFERENCE);
+    weights.location = {0, (i < 2 ? i : i - 2) * kBytes, kBytes};
+    (i < 4 ? model.main : model.referenced.emplace_back()).operands.push_back(weights);
+  }
+  return model;
+}
+
+TEST(ModelContentHashTest, LongConstantsOnEitherThreadAllCountInOrder) {
+  const auto base = modelContentHash(weightyModel());
+  EXPECT_EQ(modelContentHash(weightyModel()), base);
+  for (size_t i = 0; i < 5; ++i) {
+    Model model = weightyModel();
+    const size_t at = (i < 2 ? i : i - 2) * kWeightBytes + 1234;
+    if (i < 2) {
+      model.operandValues[at] ^= 1;
+    } else {
+      *poolByte(model, at) ^= 1;
+    }
+    EXPECT_NE(modelContentHash(model), base) << "constant " << i;
+  }
+  Model swapped = weightyModel();
+  std::swap(swapped.main.operands[0].location, swapped.main.operands[1].location);
+  EXPECT_NE(modelContentHash(swapped), base);
 }
 
 PartitionCacheIdentity identity() {

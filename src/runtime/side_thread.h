@@ -1,0 +1,32 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A warm start reads every byte of a model's weights twice before its first
+// inference (the constants' digests that find the cache entry, the entry's
+// payload checksum), and while an application starts the other core of a
+// small board is usually idle: those passes are cut into pieces that the
+// calling thread and a thread of their own take in turn (docs/caching.md has
+// the measurements).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace annrt::runtime {
+
+// From this many bytes a pass is shared: starting a thread cost the caller
+// 50-80 us on a Zen 3 VM, and a warm compilation with a 1-2 MB payload shared
+// was 4-7% slower, with 5.5-6.4 MB 8-22% faster (docs/caching.md).
+inline constexpr size_t kSharedPassBytes = size_t{4} << 20;
+
+// The pieces a shared pass is cut into, where it can choose.
+inline constexpr size_t kSharedPieceBytes = size_t{256} << 10;
+
+// Calls piece(i) once for every i in [0, count), on the calling thread and on
+// a thread started for it, each taking the next piece not yet taken, and
+// returns when every call has returned. The caller never waits for the other
+// thread to start: a late thread finds the pieces taken. Where no thread can
+// be started, the calling thread takes them all.
+void runPiecesBeside(size_t count, const std::function<void(size_t)>& piece);
+
+}  // namespace annrt::runtime
