@@ -24,9 +24,9 @@ inline constexpr size_t kSharedPieceBytes = size_t{256} << 10;
 
 // Calls piece(i) once for every i in [0, count), on the calling thread and on
 // a thread started for it, each taking the next piece not yet taken, and
-// returns when every call has returned. The caller never waits for the other
-// thread to start: a late thread finds the pieces taken. Where no thread can
-// be started, the calling thread takes them all.
+// returns when both threads are done. A thread that starts late finds the
+// pieces taken; where no thread can be started, the calling thread takes
+// them all.
 void runPiecesBeside(size_t count, const std::function<void(size_t)>& piece);
 
 }  // namespace annrt::runtime
