@@ -15,8 +15,8 @@
 namespace annrt::runtime {
 
 // From this many bytes a pass is shared: starting a thread cost the caller
-// 50-80 us on a Zen 3 VM, and a warm compilation with a 1-2 MB payload shared
-// was 4-7% slower, with 5.5-6.4 MB 8-22% faster (docs/caching.md).
+// 50-80 us on a Zen 3 VM; warm compilations with a 1-2 MB payload shared
+// were 4-7% slower, with 5.5-6.4 MB up to 18% faster (docs/caching.md).
 inline constexpr size_t kSharedPassBytes = size_t{4} << 20;
 
 // The pieces a shared pass is cut into, where it can choose.
