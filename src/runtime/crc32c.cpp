@@ -393,7 +393,7 @@ uint32_t crc32cSplit(std::span<const uint8_t> data) {
   if (data.size() < kSharedPassBytes) return crc32c(0, data);
   const size_t count = (data.size() + kSharedPieceBytes - 1) / kSharedPieceBytes;
   std::vector<uint32_t> crcs(count);
-  runPiecesBeside(count, [&](size_t i) {
+  runPiecesBeside(count, data.size(), [&](size_t i) {
     const size_t at = i * kSharedPieceBytes;
     crcs[i] = crc32c(0, data.subspan(at, std::min(kSharedPieceBytes, data.size() - at)));
   });

@@ -30,11 +30,7 @@ void hashShape(HashWriter& hash, const Shape& shape) {
   }
 }
 
-bool isConstant(const Operand& operand) {
-  return operand.lifetime == Lifetime::CONSTANT_COPY ||
-         operand.lifetime == Lifetime::CONSTANT_REFERENCE;
-}
-
+// Empty for an operand that is not a constant (Model::constantData is null).
 std::span<const uint8_t> constantBytes(const Model& model, const Operand& operand) {
   const uint8_t* data = model.constantData(operand);
   return {data, data != nullptr ? operand.location.length : 0};
@@ -51,12 +47,8 @@ class LongConstantDigests {
     digests_.resize(constants_.size());
     size_t total = 0;
     for (const auto& bytes : constants_) total += bytes.size();
-    const auto digest = [this](size_t i) { digests_[i] = hash128(constants_[i]); };
-    if (total < kSharedPassBytes) {
-      for (size_t i = 0; i < constants_.size(); ++i) digest(i);
-    } else {
-      runPiecesBeside(constants_.size(), digest);
-    }
+    runPiecesBeside(constants_.size(), total,
+                    [this](size_t i) { digests_[i] = hash128(constants_[i]); });
   }
 
   // The next long constant's digest.
@@ -65,7 +57,6 @@ class LongConstantDigests {
  private:
   void collect(const Model& model, const Subgraph& subgraph) {
     for (const Operand& operand : subgraph.operands) {
-      if (!isConstant(operand)) continue;
       const std::span<const uint8_t> bytes = constantBytes(model, operand);
       if (bytes.size() > kDirectConstantBytes) constants_.push_back(bytes);
     }

@@ -8,7 +8,7 @@
 
 namespace annrt::runtime {
 
-void runPiecesBeside(size_t count, const std::function<void(size_t)>& piece) {
+void runPiecesBeside(size_t count, size_t bytes, const std::function<void(size_t)>& piece) {
   std::atomic<size_t> next{0};
   const auto take = [&] {
     for (size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) piece(i);
@@ -16,7 +16,7 @@ void runPiecesBeside(size_t count, const std::function<void(size_t)>& piece) {
   // Joined, not detached: a thread left running could outlive the call and,
   // with dlclose, the library's code.
   std::thread side;
-  if (count > 1) {
+  if (count > 1 && bytes >= kSharedPassBytes) {
     try {
       side = std::thread(take);
     } catch (const std::system_error&) {

@@ -22,11 +22,12 @@ inline constexpr size_t kSharedPassBytes = size_t{4} << 20;
 // The pieces a shared pass is cut into, where it can choose.
 inline constexpr size_t kSharedPieceBytes = size_t{256} << 10;
 
-// Calls piece(i) once for every i in [0, count), on the calling thread and on
-// a thread started for it, each taking the next piece not yet taken, and
-// returns when both threads are done. A thread that starts late finds the
-// pieces taken; where no thread can be started, the calling thread takes
-// them all.
-void runPiecesBeside(size_t count, const std::function<void(size_t)>& piece);
+// Calls piece(i) once for every i in [0, count), pieces of a pass over
+// `bytes` bytes in all. From kSharedPassBytes, the calling thread and a
+// thread started for it each take the next piece not yet taken, and the call
+// returns when both are done; a thread that starts late finds the pieces
+// taken. Below it, or where no thread can be started, the calling thread
+// takes them all.
+void runPiecesBeside(size_t count, size_t bytes, const std::function<void(size_t)>& piece);
 
 }  // namespace annrt::runtime
