@@ -107,23 +107,31 @@ Result<uint32_t> NnapiWriter::addOwnedConstant(const Shape& shape, std::vector<u
   return addConstant(shape, owned_.back());
 }
 
-Result<uint32_t> NnapiWriter::addInt32(int32_t value) {
-  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::INT32)));
-  ANNRT_RETURN_IF_ERROR(setValue(index, &value, sizeof(value)));
+// Each value of each scalar type is one operand, however many operations
+// read it: one per use made the scalars half of a model's operands (202 of
+// face_detection_short_range's 456, for 3 values), each of them added,
+// validated, hashed and copied by the runtime.
+Result<uint32_t> NnapiWriter::addScalar(OperandType type, uint32_t bits, size_t length) {
+  const uint64_t key = (uint64_t{static_cast<uint32_t>(type)} << 32) | bits;
+  if (auto found = scalars_.find(key); found != scalars_.end()) return found->second;
+  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(type)));
+  ANNRT_RETURN_IF_ERROR(setValue(index, &bits, length));
+  scalars_.emplace(key, index);
   return index;
+}
+
+Result<uint32_t> NnapiWriter::addInt32(int32_t value) {
+  return addScalar(OperandType::INT32, static_cast<uint32_t>(value), sizeof(value));
 }
 
 Result<uint32_t> NnapiWriter::addFloat32(float value) {
-  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::FLOAT32)));
-  ANNRT_RETURN_IF_ERROR(setValue(index, &value, sizeof(value)));
-  return index;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(value));
+  return addScalar(OperandType::FLOAT32, bits, sizeof(value));
 }
 
 Result<uint32_t> NnapiWriter::addBool(bool value) {
-  const uint8_t byte = value ? 1 : 0;
-  ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(makeShape(OperandType::BOOL)));
-  ANNRT_RETURN_IF_ERROR(setValue(index, &byte, 1));
-  return index;
+  return addScalar(OperandType::BOOL, value ? 1 : 0, 1);
 }
 
 Result<uint32_t> NnapiWriter::addInt32Tensor(const std::vector<int32_t>& values) {

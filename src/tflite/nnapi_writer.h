@@ -4,7 +4,8 @@
 // A thin, checked wrapper over the NNAPI model-building C calls: every call's
 // result code becomes an annrt::Error naming what failed, constants the
 // importer computes are kept alive until finish, and scalar operands are one
-// call each. It also keeps a record of what it wrote (operand shapes,
+// call each (one operand per type and value, shared by the operations that
+// read it). It also keeps a record of what it wrote (operand shapes,
 // constant values, operations), which shape inference reads.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <deque>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -89,11 +91,15 @@ class NnapiWriter {
 
  private:
   Result<void> setValue(uint32_t index, const void* data, size_t length);
+  // The operand of a scalar of `type` whose value is the first `length`
+  // bytes of `bits` (little-endian), added at its first use.
+  Result<uint32_t> addScalar(OperandType type, uint32_t bits, size_t length);
 
   ANeuralNetworksModel* model_ = nullptr;
   std::vector<WrittenOperand> operands_;
   std::vector<WrittenOperation> operations_;
-  std::vector<WrittenOperation> extensionTypes_;  // the extension operation types handed out
+  std::unordered_map<uint64_t, uint32_t> scalars_;  // by type and value bits
+  std::vector<WrittenOperation> extensionTypes_;    // the extension operation types handed out
   std::vector<std::vector<uint32_t>> dimsOverride_;
   std::deque<std::vector<uint8_t>> owned_;
   std::span<const uint8_t> file_;
