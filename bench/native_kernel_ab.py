@@ -94,20 +94,23 @@ def table(binary, times, flop, peak):
 
 
 def compare(binaries, times):
-    base = side_rows(times[binaries[0]], "native")
+    native = [side_rows(times[b], "native") for b in binaries]
+    base = native[0]
     names = [os.path.basename(b) for b in binaries]
     print("| case | " + " | ".join(f"{n} min (median) us" for n in names) + " | " +
           " | ".join(f"{n} / {names[0]} min, median" for n in names[1:]) + " |")
     print("|---|" + "---:|" * (2 * len(binaries) - 1))
     for case, first in base.items():
         cells, ratios = [], []
-        for binary in binaries:
-            values = side_rows(times[binary], "native").get(case)
+        for i, rows in enumerate(native):
+            values = rows.get(case)
             if not values:
                 cells.append("-")
+                if i > 0:
+                    ratios.append("-")
                 continue
             cells.append(f"{min(values):.1f} ({statistics.median(values):.1f})")
-            if binary != binaries[0]:
+            if i > 0:
                 ratios.append(f"{min(values) / min(first):.3f}, "
                               f"{statistics.median(values) / statistics.median(first):.3f}")
         print(f"| {case} | " + " | ".join(cells + ratios) + " |")
