@@ -13,8 +13,11 @@ nothing else runs on its core; the median says how often that holds.
   bench/native_kernel_ab.py BENCH                 # one build: its table
   bench/native_kernel_ab.py BENCH_A BENCH_B ...   # builds compared with A
 
-BENCH is a built annrt_native_kernel_bench (copy it aside before rebuilding
-to compare two builds). With one build it prints, per case, the native row's
+BENCH is a built annrt_native_kernel_bench. The bench links the library
+(libneuralnetworks.so, found through its RUNPATH in the build tree), so to
+compare two builds copy each build's bench and library into a directory of
+their own: a library beside BENCH is the one it runs (LD_LIBRARY_PATH);
+a bench copied alone would run whatever the build tree holds now. With one build it prints, per case, the native row's
 minimum (median) time, its GFLOP/s at the minimum and the share of the
 highest FMA peak the bench measured, and Debian's XNNPACK row (the bench's
 own peer) beside it. With several it prints each build's native row and its
@@ -30,9 +33,16 @@ import subprocess
 import sys
 
 
+def library_beside(binary):
+    here = os.path.dirname(os.path.abspath(binary))
+    return os.path.exists(os.path.join(here, "libneuralnetworks.so"))
+
+
 def run_once(binary, case_filter, repetitions):
     """One run of `binary`: {case: [times us]}, {case: FLOP per call}, peak."""
     env = dict(os.environ, ANNRT_CACHE_CAPACITY="0")
+    if library_beside(binary):
+        env["LD_LIBRARY_PATH"] = os.path.dirname(os.path.abspath(binary))
     proc = subprocess.run(
         [binary, "--native=all", f"--benchmark_filter={case_filter}",
          "--benchmark_min_time=0.05", f"--benchmark_repetitions={repetitions}",
@@ -125,6 +135,10 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5,
                         help="repetitions of 0.05 s a run (default 5)")
     args = parser.parse_args()
+    alone = [b for b in args.binaries if not library_beside(b)]
+    if len(args.binaries) > 1 and alone:
+        sys.exit(f"no libneuralnetworks.so beside {', '.join(alone)}: every such bench "
+                 "would run the library its RUNPATH names, the same for all builds")
     times, flop, peak = collect(args.binaries, args.filter, args.rounds, args.repetitions)
     if len(args.binaries) == 1:
         table(args.binaries[0], times, flop, peak)

@@ -57,11 +57,13 @@ constexpr int kBlock = 4;
 // (nativeWideVectors): 8 sums of 16 floats fill half its 32 registers;
 // elsewhere kBlock (8 would spill).
 constexpr int kWideBlock = 8;
-// Image stems (stemRows): 3 input channels, each broadcast; 32 output
-// channels sum 3 pixels at once (4 sums of 8 a pixel, 4 weight vectors and a
-// broadcast: 17 of AVX2's 16 registers at 4 pixels).
+// Image stems (stemRows): 3 input channels, each broadcast; 24 and 32
+// output channels sum 3 pixels at once, 16 sum kBlock. At 4 pixels GCC
+// keeps the weight vectors and the pixels' broadcasts in registers beside
+// the sums (24 channels: 12 sums, 3 weights and a broadcast, all 16 of AVX2's
+// registers) and spills: 3 -> 24 then ran 1.5x slower (docs/native-kernels.md).
 constexpr uint32_t kStemChannels = 3;
-constexpr int kStemBlock32 = 3;
+constexpr int kStemBlockManyChannels = 3;
 // The stride the AVX-512 stems are built for (wideStemRow); others take the
 // 8-float rows.
 constexpr uint32_t kWideStemStride = 2;
@@ -629,11 +631,11 @@ ANNRT_NATIVE_ROW(byOutputRow16, vectorRow<2>(s, image, b, outputRow(s, out, row)
                    (vectorRow<V, K, P>(s, image, b, outputRow(s, out, row), row, kStemChannels, \
                                        ByOutputTaps<V, kStemChannels>{w, 0})))
 ANNRT_STEM_ROWS(stemRow3x16, 3, 2, kBlock)
-ANNRT_STEM_ROWS(stemRow3x24, 3, 3, kBlock)
-ANNRT_STEM_ROWS(stemRow3x32, 3, 4, kStemBlock32)
+ANNRT_STEM_ROWS(stemRow3x24, 3, 3, kStemBlockManyChannels)
+ANNRT_STEM_ROWS(stemRow3x32, 3, 4, kStemBlockManyChannels)
 ANNRT_STEM_ROWS(stemRow5x16, 5, 2, kBlock)
-ANNRT_STEM_ROWS(stemRow5x24, 5, 3, kBlock)
-ANNRT_STEM_ROWS(stemRow5x32, 5, 4, kStemBlock32)
+ANNRT_STEM_ROWS(stemRow5x24, 5, 3, kStemBlockManyChannels)
+ANNRT_STEM_ROWS(stemRow5x32, 5, 4, kStemBlockManyChannels)
 #undef ANNRT_STEM_ROWS
 #define ANNRT_WIDE_STEM_ROWS(name, K, N) \
   ANNRT_WIDE_ROW(name, (wideStemRow<K, N>(s, image, w, b, outputRow(s, out, row), row)))

@@ -100,7 +100,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "3 -> 16 191-380 vs 434-663, 192x192 3 -> 32 194-356 vs 457-683; 5x5 128x128 3 -> 24 "
       "348-424 vs 791-925 (54-82 GFLOP/s in the quietest run, XNNPACK 19-35); "
       "face_detection_short_range 3.36 -> 2.59 ms, face_detection_full_range 9.45 -> 8.35 "
-      "(loaded host)"},
+      "(loaded host). Zen 3, 3 pixels a block for 24 channels (bench/native_kernel_ab.py, min "
+      "of 20): 3x3 224x224 3 -> 24 183 (85% of the FMA peak) vs 618, 256x256 242 vs 809; 5x5 "
+      "128x128 164 vs 553 (4 pixels a block: 273-359)"},
      {NativeUse::PREFERRED,
       "Zen 5 (--native=all), stride 2 in 16-float vectors (wideStemRow): 3x3 224x224 3 -> 24 "
       "102 vs 134, 256x256 3 -> 24 139 vs 176, 3 -> 16 75 vs 99, 192x192 3 -> 32 71 vs 100 "
