@@ -466,31 +466,37 @@ TEST(NativeStagePlanTest, ALargeLogisticAfterANativeConvolutionRunsInIt) {
   EXPECT_FALSE(plan.stages[0].native);
 }
 
+// A depthwise convolution and a 1x1 product (whose tiles clamp to vectors
+// of the range made when the kernel is, and again when it takes a clamp in).
 TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
-  forEachIsa([&] {
-    test::InternalModel m;
-    const uint32_t input = m.tensor({1, 12, 12, 8});
-    const uint32_t convolved = addConv(m, input, depthwise("", 12, 8), 13);
-    const uint32_t clamped = m.tensor({1, 12, 12, 8});
-    m.operation(ANEURALNETWORKS_RELU1, {convolved}, {clamped});
-    const std::shared_ptr<const Model> model = m.finish({input}, {clamped});
-    auto native = compileNative(model, nullptr);
-    ASSERT_TRUE(native.ok()) << native.error().message;
-    EXPECT_EQ((*native)->arenaFloats(), 0u) << "the depthwise output is never stored";
-    auto xnnpack = CompiledGraph::compile(model, nullptr);
-    ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-    const std::vector<float> in = test::seededValues(size_t{12} * 12 * 8, 8);
-    const std::vector<float> out = runStage(**native, in, size_t{12} * 12 * 8);
-    expectNear(out, runStage(**xnnpack, in, size_t{12} * 12 * 8));
-    EXPECT_LE(*std::max_element(out.begin(), out.end()), 1.0f);
-    EXPECT_GE(*std::min_element(out.begin(), out.end()), -1.0f);
-    // And the plan takes the pair as one native run.
-    const StagePlan plan = planStages(*model, 0, 1);
-    ASSERT_EQ(plan.stages.size(), 1u);
-    EXPECT_TRUE(plan.stages[0].native);
-    EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
-  });
+  for (const ConvCase& c : {depthwise("Depthwise", 12, 8), pointwise("Pointwise", 12, 8, 24)}) {
+    SCOPED_TRACE(c.name);
+    forEachIsa([&] {
+      test::InternalModel m;
+      const uint32_t input = m.tensor({1, 12, 12, c.inChannels});
+      const uint32_t convolved = addConv(m, input, c, 13);
+      const uint32_t clamped = m.tensor(outputDims(c));
+      m.operation(ANEURALNETWORKS_RELU1, {convolved}, {clamped});
+      const std::shared_ptr<const Model> model = m.finish({input}, {clamped});
+      auto native = compileNative(model, nullptr);
+      ASSERT_TRUE(native.ok()) << native.error().message;
+      EXPECT_EQ((*native)->arenaFloats(), 0u) << "the convolution's output is never stored";
+      auto xnnpack = CompiledGraph::compile(model, nullptr);
+      ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
+      const std::vector<float> in = test::seededValues(size_t{12} * 12 * c.inChannels, 8);
+      const size_t outputs = size_t{12} * 12 * c.outChannels;
+      const std::vector<float> out = runStage(**native, in, outputs);
+      expectNear(out, runStage(**xnnpack, in, outputs));
+      EXPECT_LE(*std::max_element(out.begin(), out.end()), 1.0f);
+      EXPECT_GE(*std::min_element(out.begin(), out.end()), -1.0f);
+      // And the plan takes the pair as one native run.
+      const StagePlan plan = planStages(*model, 0, 1);
+      ASSERT_EQ(plan.stages.size(), 1u);
+      EXPECT_TRUE(plan.stages[0].native);
+      EXPECT_EQ(plan.stages[0].operations, (std::vector<uint32_t>{0, 1}));
+    });
+  }
 }
 
 // `model` as one native stage, in the code of every instruction set the host

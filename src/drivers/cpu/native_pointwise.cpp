@@ -21,6 +21,7 @@
 //   4 x 12 + 1).
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "drivers/cpu/convolution_params.h"
 #include "drivers/cpu/native_kernel.h"
@@ -74,10 +75,24 @@ struct Panel {
   size_t offset = 0;   // where it starts in the packed weights
 };
 
+// The output range in every lane of a vector of 16 floats, which each
+// tile's clamps load as vectors. From the two floats GCC built every tile's
+// clamp vectors out of four 8-byte stack stores read back as one vector, a
+// store-forwarding stall per tile (docs/native-kernels.md, session 31).
+struct RangeLanes {
+  alignas(64) float min[16];
+  alignas(64) float max[16];
+  explicit RangeLanes(const OutputRange& range = {}) {
+    std::fill(std::begin(min), std::end(min), range.min);
+    std::fill(std::begin(max), std::end(max), range.max);
+  }
+};
+
 struct PointwiseShape {
   size_t pixels = 0;
   uint32_t inChannels = 0, outChannels = 0;
   OutputRange range;
+  RangeLanes lanes;  // range's, set by the kernel
 };
 
 // The first `lanes` (1 to kLanes<Vec> - 1) floats of `y` at `at`, each
@@ -113,7 +128,7 @@ constexpr int kSplits = 4;
 
 template <class Vec, int W>
 [[gnu::always_inline]] inline void oneRowTile(const float* image, uint32_t K, const float* panel,
-                                              float* out, int lanes, float min, float max) {
+                                              float* out, int lanes, const RangeLanes& range) {
   constexpr int L = kLanes<Vec>;
   constexpr int V = W / L;            // vectors of L floats
   constexpr bool EIGHT = W % L == 8;  // and one of 8
@@ -138,8 +153,8 @@ template <class Vec, int W>
     for (int v = 0; v < V; ++v) wide[0][v] += x * loadVector<Vec>(w + ptrdiff_t{L} * v);
     if constexpr (EIGHT) narrow[0] += x * loadVector<Float8>(w + ptrdiff_t{L} * V);
   }
-  const Vec lo = splatVector<Vec>(min), hi = splatVector<Vec>(max);
-  const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
+  const Vec lo = loadVector<Vec>(range.min), hi = loadVector<Vec>(range.max);
+  const Float8 lo8 = loadVector<Float8>(range.min), hi8 = loadVector<Float8>(range.max);
 #pragma GCC unroll 2
   for (int v = 0; v < V; ++v) {
     Vec sum = loadVector<Vec>(panel + ptrdiff_t{L} * v);
@@ -161,8 +176,8 @@ template <class Vec, int W>
 // panel in one pass, not 16 then 8).
 template <class Vec, int R, int W>
 [[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
-                                        float* out, size_t stride, int lanes, float min,
-                                        float max) {
+                                        float* out, size_t stride, int lanes,
+                                        const RangeLanes& range) {
   constexpr int L = kLanes<Vec>;
   constexpr int V = W / L;            // vectors of L floats
   constexpr bool EIGHT = W % L == 8;  // and one of 8
@@ -192,8 +207,8 @@ template <class Vec, int R, int W>
       if constexpr (EIGHT) narrow[r] += x * w8;
     }
   }
-  const Vec lo = splatVector<Vec>(min), hi = splatVector<Vec>(max);
-  const Float8 lo8 = splatVector<Float8>(min), hi8 = splatVector<Float8>(max);
+  const Vec lo = loadVector<Vec>(range.min), hi = loadVector<Vec>(range.max);
+  const Float8 lo8 = loadVector<Float8>(range.min), hi8 = loadVector<Float8>(range.max);
   // Whole panels of 16 or more, the usual case, apart: the partial stores
   // below take their vectors' addresses, and with them in the same loop the
   // compiler put every sum on the stack before storing it (measured in
@@ -226,33 +241,32 @@ template <int R, bool NARROW>
   const float* panel = packed + p.offset;
   float* at = out + p.first;
   const auto lanes = static_cast<int>(p.lanes);
-  const float min = s.range.min, max = s.range.max;
   if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
     if (p.width == 16) {
       // 6 pixels at a time: 12 sums, 2 weight vectors and a broadcast.
       constexpr int kHead = R < kPanel16Rows ? R : kPanel16Rows;
-      tile<Float8, kHead, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      tile<Float8, kHead, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
       if constexpr (R > kPanel16Rows) {
         tile<Float8, R - kPanel16Rows, 16>(
             image + size_t{s.inChannels} * kPanel16Rows, s.inChannels, panel,
-            at + size_t{s.outChannels} * kPanel16Rows, s.outChannels, lanes, min, max);
+            at + size_t{s.outChannels} * kPanel16Rows, s.outChannels, lanes, s.lanes);
       }
     } else {
-      tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+      tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
     }
   } else {
     switch (p.width) {
       case 32:
-        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
         break;
       case 24:
-        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
         break;
       case 16:
-        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
         break;
       default:
-        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, min, max);
+        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
         break;
     }
   }
@@ -326,7 +340,6 @@ template <bool NARROW>
                                                 const float* packed, const Panel* panels,
                                                 size_t panelCount, float* out) {
   const uint32_t K = s.inChannels;
-  const float min = s.range.min, max = s.range.max;
   for (size_t i = 0; i < panelCount; ++i) {
     const Panel& p = panels[i];
     const float* panel = packed + p.offset;
@@ -334,16 +347,16 @@ template <bool NARROW>
     const auto lanes = static_cast<int>(p.lanes);
     if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
       if (p.width == 16) {
-        oneRowTile<Float8, 16>(image, K, panel, at, lanes, min, max);
+        oneRowTile<Float8, 16>(image, K, panel, at, lanes, s.lanes);
       } else {
-        oneRowTile<Float8, 8>(image, K, panel, at, lanes, min, max);
+        oneRowTile<Float8, 8>(image, K, panel, at, lanes, s.lanes);
       }
     } else {
       switch (p.width) {
-        case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, min, max); break;
-        case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, min, max); break;
-        case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, min, max); break;
-        default: oneRowTile<Float16, 8>(image, K, panel, at, lanes, min, max); break;
+        case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, s.lanes); break;
+        case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, s.lanes); break;
+        case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, s.lanes); break;
+        default: oneRowTile<Float16, 8>(image, K, panel, at, lanes, s.lanes); break;
       }
     }
   }
@@ -421,7 +434,9 @@ class PointwiseKernel final : public NativeKernel {
         shape_(shape),
         panels_(std::move(panels)),
         groups_(std::move(groups)),
-        packed_(std::move(packed)) {}
+        packed_(std::move(packed)) {
+    shape_.lanes = RangeLanes(shape_.range);
+  }
 
   // Group by group (each group's weights read from memory once, then from
   // the L2 cache), tile of pixels by tile of pixels within a group.
@@ -448,7 +463,10 @@ class PointwiseKernel final : public NativeKernel {
   }
 
  private:
-  void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
+  void narrow(const OutputRange& range) override {
+    shape_.range = intersect(shape_.range, range);
+    shape_.lanes = RangeLanes(shape_.range);
+  }
   bool appliesActivations() const override { return true; }
 
   // The folded activation over what tiles [first, first + count) of `tiles`
