@@ -483,6 +483,10 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_48to24_48", {false, 48, 48, 24, 1, 1});
   registerCase("Pointwise_32to128_24", {false, 24, 32, 128, 1, 1});
   registerCase("Pointwise_128to32_24", {false, 24, 128, 32, 1, 1});
+  // face_detection_full_range's feature pyramid.
+  registerCase("Pointwise_64to48_48", {false, 48, 64, 48, 1, 1});
+  registerCase("Pointwise_128to64_24", {false, 24, 128, 64, 1, 1});
+  registerCase("Pointwise_256to96_12", {false, 12, 256, 96, 1, 1});
   // The hand models' heads, and a batch of rows.
   registerFullyConnected("FullyConnected_1152to63", 1, 1152, 63);
   registerFullyConnected("FullyConnected_1152to1", 1, 1152, 1);
