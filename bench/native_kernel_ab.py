@@ -16,10 +16,11 @@ nothing else runs on its core; the median says how often that holds.
 BENCH is a built annrt_native_kernel_bench. The bench links the library
 (libneuralnetworks.so, found through its RUNPATH in the build tree), so to
 compare two builds copy each build's bench and library into a directory of
-their own: a library beside BENCH is the one it runs (LD_LIBRARY_PATH);
-a bench copied alone would run whatever the build tree holds now. With one build it prints, per case, the native row's
-minimum (median) time, its GFLOP/s at the minimum and the share of the
-highest FMA peak the bench measured, and Debian's XNNPACK row (the bench's
+their own: a library beside BENCH is the one it runs (LD_LIBRARY_PATH); a
+bench copied alone would run whatever the build tree holds now, and two
+benches that would run one library are refused. With one build it prints,
+per case, the native row's minimum (median) time, its GFLOP/s at the
+minimum and the share of the highest FMA peak the bench measured, and Debian's XNNPACK row (the bench's
 own peer) beside it. With several it prints each build's native row and its
 time over the first build's, at the minimum and at the median.
 """
@@ -33,16 +34,26 @@ import subprocess
 import sys
 
 
-def library_beside(binary):
+def environment(binary):
+    """The environment `binary` runs in: the library beside it, if any."""
+    env = dict(os.environ, ANNRT_CACHE_CAPACITY="0")
     here = os.path.dirname(os.path.abspath(binary))
-    return os.path.exists(os.path.join(here, "libneuralnetworks.so"))
+    if os.path.exists(os.path.join(here, "libneuralnetworks.so")):
+        env["LD_LIBRARY_PATH"] = here
+    return env
+
+
+def library_of(binary):
+    """The libneuralnetworks.so `binary` loads, as the dynamic loader finds it."""
+    env = dict(environment(binary), LD_TRACE_LOADED_OBJECTS="1")
+    listing = subprocess.run([binary], capture_output=True, text=True, env=env).stdout
+    found = re.search(r"libneuralnetworks\.so => (\S+)", listing)
+    return os.path.realpath(found.group(1)) if found else None
 
 
 def run_once(binary, case_filter, repetitions):
     """One run of `binary`: {case: [times us]}, {case: FLOP per call}, peak."""
-    env = dict(os.environ, ANNRT_CACHE_CAPACITY="0")
-    if library_beside(binary):
-        env["LD_LIBRARY_PATH"] = os.path.dirname(os.path.abspath(binary))
+    env = environment(binary)
     proc = subprocess.run(
         [binary, "--native=all", f"--benchmark_filter={case_filter}",
          "--benchmark_min_time=0.05", f"--benchmark_repetitions={repetitions}",
@@ -135,10 +146,13 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5,
                         help="repetitions of 0.05 s a run (default 5)")
     args = parser.parse_args()
-    alone = [b for b in args.binaries if not library_beside(b)]
-    if len(args.binaries) > 1 and alone:
-        sys.exit(f"no libneuralnetworks.so beside {', '.join(alone)}: every such bench "
-                 "would run the library its RUNPATH names, the same for all builds")
+    libraries = collections.defaultdict(list)
+    for binary in args.binaries:
+        libraries[library_of(binary)].append(binary)
+    for library, binaries in libraries.items():
+        if len(binaries) > 1:
+            sys.exit(f"{' and '.join(binaries)} would all run {library}: copy each "
+                     "build's libneuralnetworks.so beside its bench")
     times, flop, peak = collect(args.binaries, args.filter, args.rounds, args.repetitions)
     if len(args.binaries) == 1:
         table(args.binaries[0], times, flop, peak)
