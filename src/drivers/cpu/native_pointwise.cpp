@@ -92,7 +92,7 @@ struct PointwiseShape {
   size_t pixels = 0;
   uint32_t inChannels = 0, outChannels = 0;
   OutputRange range;
-  RangeLanes lanes;  // range's, set by the kernel
+  RangeLanes rangeLanes;  // range's (PointwiseKernel::setRange)
 };
 
 // The first `lanes` (1 to kLanes<Vec> - 1) floats of `y` at `at`, each
@@ -245,28 +245,28 @@ template <int R, bool NARROW>
     if (p.width == 16) {
       // 6 pixels at a time: 12 sums, 2 weight vectors and a broadcast.
       constexpr int kHead = R < kPanel16Rows ? R : kPanel16Rows;
-      tile<Float8, kHead, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+      tile<Float8, kHead, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
       if constexpr (R > kPanel16Rows) {
         tile<Float8, R - kPanel16Rows, 16>(
             image + size_t{s.inChannels} * kPanel16Rows, s.inChannels, panel,
-            at + size_t{s.outChannels} * kPanel16Rows, s.outChannels, lanes, s.lanes);
+            at + size_t{s.outChannels} * kPanel16Rows, s.outChannels, lanes, s.rangeLanes);
       }
     } else {
-      tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+      tile<Float8, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
     }
   } else {
     switch (p.width) {
       case 32:
-        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
         break;
       case 24:
-        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
         break;
       case 16:
-        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
         break;
       default:
-        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.lanes);
+        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
         break;
     }
   }
@@ -347,16 +347,16 @@ template <bool NARROW>
     const auto lanes = static_cast<int>(p.lanes);
     if constexpr (NARROW) {  // panels of at most 16 floats (layoutFor)
       if (p.width == 16) {
-        oneRowTile<Float8, 16>(image, K, panel, at, lanes, s.lanes);
+        oneRowTile<Float8, 16>(image, K, panel, at, lanes, s.rangeLanes);
       } else {
-        oneRowTile<Float8, 8>(image, K, panel, at, lanes, s.lanes);
+        oneRowTile<Float8, 8>(image, K, panel, at, lanes, s.rangeLanes);
       }
     } else {
       switch (p.width) {
-        case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, s.lanes); break;
-        case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, s.lanes); break;
-        case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, s.lanes); break;
-        default: oneRowTile<Float16, 8>(image, K, panel, at, lanes, s.lanes); break;
+        case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, s.rangeLanes); break;
+        case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, s.rangeLanes); break;
+        case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, s.rangeLanes); break;
+        default: oneRowTile<Float16, 8>(image, K, panel, at, lanes, s.rangeLanes); break;
       }
     }
   }
@@ -435,7 +435,7 @@ class PointwiseKernel final : public NativeKernel {
         panels_(std::move(panels)),
         groups_(std::move(groups)),
         packed_(std::move(packed)) {
-    shape_.lanes = RangeLanes(shape_.range);
+    setRange(shape_.range);
   }
 
   // Group by group (each group's weights read from memory once, then from
@@ -463,9 +463,10 @@ class PointwiseKernel final : public NativeKernel {
   }
 
  private:
-  void narrow(const OutputRange& range) override {
-    shape_.range = intersect(shape_.range, range);
-    shape_.lanes = RangeLanes(shape_.range);
+  void narrow(const OutputRange& range) override { setRange(intersect(shape_.range, range)); }
+  void setRange(const OutputRange& range) {
+    shape_.range = range;
+    shape_.rangeLanes = RangeLanes(range);
   }
   bool appliesActivations() const override { return true; }
 
