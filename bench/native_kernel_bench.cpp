@@ -33,6 +33,9 @@ namespace {
 struct ConvCase {
   bool depthwise;
   uint32_t size, inChannels, outChannels, filter, stride;
+  // The fused activation: RELU6 as most of the models' layers, NONE as their
+  // linear bottlenecks (no clamps to apply).
+  int32_t fuse = ANEURALNETWORKS_FUSED_RELU6;
 };
 
 // Outputs of one SAME convolution of `c` on a size x size input.
@@ -57,7 +60,7 @@ uint32_t addConv(TestGraph& g, const ConvCase& c, uint32_t in) {
                                   g.int32(static_cast<int32_t>(c.stride)),
                                   g.int32(static_cast<int32_t>(c.stride))};
   if (c.depthwise) inputs.push_back(g.int32(1));
-  inputs.push_back(g.int32(ANEURALNETWORKS_FUSED_RELU6));
+  inputs.push_back(g.int32(c.fuse));
   g.operation(c.depthwise ? ANEURALNETWORKS_DEPTHWISE_CONV_2D : ANEURALNETWORKS_CONV_2D, inputs,
               {out});
   return out;
@@ -487,6 +490,12 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_64to48_48", {false, 48, 64, 48, 1, 1});
   registerCase("Pointwise_128to64_24", {false, 24, 128, 64, 1, 1});
   registerCase("Pointwise_256to96_12", {false, 12, 256, 96, 1, 1});
+  // Products without an activation (their range has no bounds): the hand
+  // models' linear bottlenecks, face_detection_full_range's expansions.
+  constexpr int32_t kLinear = ANEURALNETWORKS_FUSED_NONE;
+  registerCase("Pointwise_144to24_56_Linear", {false, 56, 144, 24, 1, 1, kLinear});
+  registerCase("Pointwise_8to32_96_Linear", {false, 96, 8, 32, 1, 1, kLinear});
+  registerCase("Pointwise_12to48_48_Linear", {false, 48, 12, 48, 1, 1, kLinear});
   // The hand models' heads, and a batch of rows.
   registerFullyConnected("FullyConnected_1152to63", 1, 1152, 63);
   registerFullyConnected("FullyConnected_1152to1", 1, 1152, 1);
