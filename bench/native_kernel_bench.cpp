@@ -473,6 +473,9 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_24to16_112", {false, 112, 24, 16, 1, 1});
   registerCase("Pointwise_144to24_56", {false, 56, 144, 24, 1, 1});
   registerCase("Pointwise_24to144_56", {false, 56, 24, 144, 1, 1});
+  // Two of them apart from memory (outputs that stay in the L2 cache).
+  registerCase("Pointwise_24to144_16", {false, 16, 24, 144, 1, 1});
+  registerCase("Pointwise_16to64_24", {false, 24, 16, 64, 1, 1});
   registerCase("Pointwise_64to24_56", {false, 56, 64, 24, 1, 1});
   registerCase("Pointwise_240to40_28", {false, 28, 240, 40, 1, 1});
   registerCase("Pointwise_40to240_28", {false, 28, 40, 240, 1, 1});

@@ -354,6 +354,13 @@ INSTANTIATE_TEST_SUITE_P(
         with(pointwise("Pointwise32to56Relu", 7, 32, 56),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU; }),
         pointwise("Pointwise384to392PanelsOuter", 5, 384, 392),
+        // Whole tiles of 12 pixels (36 and 144 of them) with K a
+        // constant, 8, 16 or 24: panels of 16 and of 8, the last stored
+        // in part (4 of 8), clamped or not.
+        with(pointwise("Pointwise16to40Relu6", 6, 16, 40),
+             [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
+        pointwise("Pointwise24to20", 12, 24, 20),
+        with(pointwise("Pointwise8to24Batch2", 6, 8, 24), [](ConvCase& c) { c.batch = 2; }),
         // One pixel: the one-row tile's split sums, with a tail of K.
         pointwise("Pointwise1Pixel67to40", 1, 67, 40), conv("ByOutput8to16Pointwise", 12, 8, 16, 1),
         conv("ByOutput3to16", 10, 3, 16, 3),
