@@ -282,7 +282,6 @@ template <int R, bool NARROW>
                                              const float* packed, const Panel& p, float* out) {
   const float* panel = packed + p.offset;
   float* at = out + p.first;
-  const auto lanes = static_cast<int>(p.lanes);
   if constexpr (NARROW) {
     // Whole tiles of the shallow products the models have, K a constant.
     if constexpr (R == kNarrowTileRows) {
@@ -295,6 +294,7 @@ template <int R, bool NARROW>
     }
     narrowPanelTile<R, 0>(s, image, panel, p, at);
   } else {
+    const auto lanes = static_cast<int>(p.lanes);
     switch (p.width) {
       case 32:
         tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
