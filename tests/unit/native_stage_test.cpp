@@ -354,9 +354,9 @@ INSTANTIATE_TEST_SUITE_P(
         with(pointwise("Pointwise32to56Relu", 7, 32, 56),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU; }),
         pointwise("Pointwise384to392PanelsOuter", 5, 384, 392),
-        // Whole tiles of 12 pixels (36 and 144 of them) with K a
-        // constant, 8, 16 or 24: panels of 16 and of 8, the last stored
-        // in part (4 of 8), clamped or not.
+        // Whole tiles of 12 pixels (images of 36, 144 and twice 36
+        // pixels) with K a constant, 8, 16 or 24: panels of 16 and of
+        // 8, the last stored in part (4 of 8), clamped or not.
         with(pointwise("Pointwise16to40Relu6", 6, 16, 40),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
         pointwise("Pointwise24to20", 12, 24, 20),
