@@ -21,8 +21,9 @@ bench copied alone would run whatever the build tree holds now, and two
 benches that would run one library are refused. With one build it prints,
 per case, the native row's minimum (median) time, its GFLOP/s at the
 minimum and the share of the highest FMA peak the bench measured, and
-Debian's XNNPACK row (the bench's own peer) beside it. With several it prints each build's native row and its
-time over the first build's, at the minimum and at the median.
+Debian's XNNPACK row (the bench's own peer) beside it. With several it
+prints each build's native row and its time over the first build's, at the
+minimum and at the median.
 """
 import argparse
 import collections

@@ -275,7 +275,7 @@ template <int R, uint32_t KC>
 
 // R pixels by one panel: in vectors of 8 floats (NARROW) or of 16. Whole
 // tiles of 8, 16 or 24 input channels, as the models' shallow products have,
-// run with K a constant, their steps unrolled whole: 0.85-0.91x the time of
+// run with K a constant, their steps unrolled whole: 0.84-0.92x the time of
 // a loop of K steps on AVX2 (docs/native-kernels.md, session 32).
 template <int R, bool NARROW>
 [[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
