@@ -354,13 +354,17 @@ INSTANTIATE_TEST_SUITE_P(
         with(pointwise("Pointwise32to56Relu", 7, 32, 56),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU; }),
         pointwise("Pointwise384to392PanelsOuter", 5, 384, 392),
-        // Whole tiles of 12 pixels (images of 36, 144 and twice 36
-        // pixels) with K a constant, 8, 16 or 24: panels of 16 and of
-        // 8, the last stored in part (4 of 8), clamped or not.
+        // Whole tiles (of 12 pixels in vectors of 8, of 8 in vectors of
+        // 16; images of 36, 144 and twice 36 pixels) with K a constant, 8,
+        // 16 or 24: panels of 32, 24, 16 and 8, the last stored in part (4
+        // of 8), clamped or not; 8 outputs, in vectors of 8 on AVX-512 too.
         with(pointwise("Pointwise16to40Relu6", 6, 16, 40),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
         pointwise("Pointwise24to20", 12, 24, 20),
         with(pointwise("Pointwise8to24Batch2", 6, 8, 24), [](ConvCase& c) { c.batch = 2; }),
+        pointwise("Pointwise16to16", 12, 16, 16),
+        with(pointwise("Pointwise8to8Relu6", 12, 8, 8),
+             [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
         // One pixel: the one-row tile's split sums, with a tail of K.
         pointwise("Pointwise1Pixel67to40", 1, 67, 40), conv("ByOutput8to16Pointwise", 12, 8, 16, 1),
         conv("ByOutput3to16", 10, 3, 16, 3),

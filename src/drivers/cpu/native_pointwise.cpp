@@ -52,17 +52,21 @@ constexpr int kPanel16Rows = 6;  // AVX2's pixels at a time by a panel of 16
 // panels of up to 16, a panel of 16 six pixels at a time (12 sums of 8
 // floats, 2 weight vectors and a broadcast: 15 of 16), one of 8 all twelve
 // at once (12 sums, not 6 waiting on the multiply-adds' latency), as
-// XNNPACK's AVX2 GEMM tiles are 6 by 16 and 10 by 8.
+// XNNPACK's AVX2 GEMM tiles are 6 by 16 and 10 by 8. AVX-512 runs products
+// of up to 8 outputs as AVX2 does (12 pixels by a panel of 8; its 8-pixel
+// tiles of one 8-float panel took 1.09-1.16x the time on an Intel Xeon,
+// docs/native-kernels.md, session 33).
 struct PointwiseLayout {
   uint32_t tileRows = kTileRows;
   uint32_t maxPanelWidth = 32;
+  bool wide = true;  // in vectors of 16 floats (AVX-512 code), else of 8
 };
 
-PointwiseLayout layoutFor(NativeIsa isa, uint32_t inChannels) {
-  if (isa == NativeIsa::AVX512) {
-    return {inChannels >= kDeepRowsFrom ? kTileRows : kShallowTileRows, 32};
+PointwiseLayout layoutFor(NativeIsa isa, uint32_t inChannels, uint32_t outChannels) {
+  if (isa == NativeIsa::AVX512 && outChannels > 8) {
+    return {inChannels >= kDeepRowsFrom ? kTileRows : kShallowTileRows, 32, true};
   }
-  return {kNarrowTileRows, 16};
+  return {kNarrowTileRows, 16, false};
 }
 // The L2 cache the order of the loops is chosen for (1-2 MB on the x86
 // cores with AVX-512; half of it, as the image and output share it).
@@ -273,10 +277,30 @@ template <int R, uint32_t KC>
   }
 }
 
+// R pixels by one panel of up to 32 floats in vectors of 16, from `panel`
+// to `at`; KC as tile's.
+template <int R, uint32_t KC>
+[[gnu::always_inline]] inline void widePanelTile(const PointwiseShape& s, const float* image,
+                                                 const float* panel, const Panel& p, float* at) {
+  const uint32_t K = KC != 0 ? KC : s.inChannels;
+  const auto lanes = static_cast<int>(p.lanes);
+  switch (p.width) {
+    case 32:
+      return tile<Float16, R, 32, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+    case 24:
+      return tile<Float16, R, 24, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+    case 16:
+      return tile<Float16, R, 16, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+    default:
+      return tile<Float16, R, 8, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+  }
+}
+
 // R pixels by one panel: in vectors of 8 floats (NARROW) or of 16. Whole
 // tiles of 8, 16 or 24 input channels, as the models' shallow products have,
 // run with K a constant, their steps unrolled whole: 0.84-0.92x the time of
-// a loop of K steps on AVX2 (docs/native-kernels.md, session 32).
+// a loop of K steps on AVX2 (docs/native-kernels.md, session 32), 0.86-0.96x
+// on AVX-512 (Intel Xeon, session 33; 12 and 32 gained nothing).
 template <int R, bool NARROW>
 [[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
                                              const float* packed, const Panel& p, float* out) {
@@ -294,21 +318,15 @@ template <int R, bool NARROW>
     }
     narrowPanelTile<R, 0>(s, image, panel, p, at);
   } else {
-    const auto lanes = static_cast<int>(p.lanes);
-    switch (p.width) {
-      case 32:
-        tile<Float16, R, 32>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
-        break;
-      case 24:
-        tile<Float16, R, 24>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
-        break;
-      case 16:
-        tile<Float16, R, 16>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
-        break;
-      default:
-        tile<Float16, R, 8>(image, s.inChannels, panel, at, s.outChannels, lanes, s.rangeLanes);
-        break;
+    if constexpr (R == kShallowTileRows) {
+      switch (s.inChannels) {
+        case 8: return widePanelTile<R, 8>(s, image, panel, p, at);
+        case 16: return widePanelTile<R, 16>(s, image, panel, p, at);
+        case 24: return widePanelTile<R, 24>(s, image, panel, p, at);
+        default: break;
+      }
     }
+    widePanelTile<R, 0>(s, image, panel, p, at);
   }
 }
 
@@ -448,11 +466,11 @@ ANNRT_NATIVE_VARIANTS(pointwiseNarrowTiles,
 }
 #endif
 
-TilesFunction tilesFunction(NativeIsa isa, uint32_t tileRows, size_t pixels) {
+TilesFunction tilesFunction(NativeIsa isa, const PointwiseLayout& layout, size_t pixels) {
 #if ANNRT_NATIVE_VARIANTS_BUILT
-  if (isa == NativeIsa::AVX512) {
+  if (layout.wide) {
     if (pixels == 1) return pointwiseWideOneRow;
-    return tileRows == kShallowTileRows ? pointwiseShallowWideTiles : pointwiseWideTiles;
+    return layout.tileRows == kShallowTileRows ? pointwiseShallowWideTiles : pointwiseWideTiles;
   }
 #endif
   return pixels == 1 ? pointwiseNarrowOneRow[isa] : pointwiseNarrowTiles[isa];
@@ -469,7 +487,7 @@ class PointwiseKernel final : public NativeKernel {
                   PointwiseLayout layout, std::vector<Panel> panels, std::vector<PanelGroup> groups,
                   WeightBuffer packed)
       : NativeKernel({op.inputs[kInput]}, op.outputs[0], form),
-        tiles_(tilesFunction(nativeCodeIsa(), layout.tileRows, shape.pixels)),
+        tiles_(tilesFunction(nativeCodeIsa(), layout, shape.pixels)),
         layout_(layout),
         shape_(shape),
         panels_(std::move(panels)),
@@ -659,7 +677,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
   // Decided before the weights are packed: planning asks every 1x1
   // convolution, and copies made only to be dropped raised the process's
   // footprint (glibc keeps freed heap).
-  const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels);
+  const PointwiseLayout layout = layoutFor(nativeCodeIsa(), conv.inChannels, conv.outChannels);
   return makeProduct(context, op, NativeForm::POINTWISE_GEMM, shape, layout);
 }
 
@@ -683,7 +701,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeWholeImageProduct(LoweringContex
   shape.outChannels = conv.outChannels;
   shape.range = conv.range;
   return makeProduct(context, op, NativeForm::FULLY_CONNECTED, shape,
-                     layoutFor(nativeCodeIsa(), shape.inChannels));
+                     layoutFor(nativeCodeIsa(), shape.inChannels, shape.outChannels));
 }
 
 Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& context,
@@ -716,7 +734,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativeFullyConnected(LoweringContext& 
   shape.outChannels = units;
   shape.range = range;
   return makeProduct(context, op, NativeForm::FULLY_CONNECTED, shape,
-                     layoutFor(nativeCodeIsa(), inputSize));
+                     layoutFor(nativeCodeIsa(), inputSize, units));
 }
 
 }  // namespace annrt::cpu
