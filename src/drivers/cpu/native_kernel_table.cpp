@@ -10,6 +10,8 @@
 //   AMD EPYC family 26 (full-width AVX-512), 2 cores, quiet, 2026-11-26,
 //   min-max of three runs, --native=all for the forms the column leaves on
 //   XNNPACK.
+//   "Xeon": an Intel Xeon (family 6 model 207, two 512-bit FMA units), 2
+//   cores, quiet, 2026-11-30 (session 33), --native=all, min of three runs.
 // - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
 //   jobs, 2026-11-25 (the column depthwise form 2026-11-26); three runs
 //   each, one pair or the range given. "Zen 3": the forms added since on
@@ -56,14 +58,19 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "87-94 vs 78-79 until 3x3 blocks went through all their channels in turn (66-71; most "
       "3x3 shapes 0.88-0.91x then); any 8+ channels, the last group overlapping: 3x3 s2 "
       "64x64x28 8.0-8.2 vs 15.4-15.7, 32x32x36 7.7 vs 20.1-20.6, s2 32x32x42 3.7 vs 5.6-5.7, "
-      "48x48x12 7.9-8.5 vs 21.5-23.8; face_detection_short_range 0.945x"},
+      "48x48x12 7.9-8.5 vs 21.5-23.8; face_detection_short_range 0.945x. Xeon: 3x3 "
+      "56x56x144 163 vs 236, 112x112x24 95 vs 252, 128x128x16 67 vs 238, 32x32x88 26 vs 52, s2 "
+      "128x128x16 26 vs 64; 5x5 14x14x672 70 vs 247, 7x7x1152 30 vs 99, 28x28x240 111 vs 262, "
+      "s2 56x56x144 128 vs 154; but 3x3 s2 112x112x64 169-175 vs 150-152 (1.13x: its 3.2 MB "
+      "input streamed from the L3 cache; a prefetch of the next rows made it 1.10x slower "
+      "still), kept for the model's other shapes"},
      kUnmeasured},
     // DEPTHWISE_8
     {kUnmeasured,
      {NativeUse::PREFERRED, "3x3 256x256x8 603 vs 1567, 128x128x8 130 vs 334"},
      {NativeUse::PREFERRED,
       "3x3 256x256x8 199 vs 770 (git 962ea23); Zen 5 (the column form): 256x256x8 158-168 vs "
-      "652-729, 128x128x8 40-43 vs 161-179"},
+      "652-729, 128x128x8 40-43 vs 161-179; Xeon: 221 vs 918, 56 vs 224"},
      kUnmeasured},
     // DEPTHWISE_WIDE
     {kUnmeasured,
@@ -91,7 +98,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555"},
      {NativeUse::PREFERRED,
       "3x3 8 -> 1 256x256 290 vs 1300; Zen 5: 8 -> 1 256x256 304-316 vs 793-820, 16 -> 1 "
-      "128x128 111-117 vs 362-374"},
+      "128x128 111-117 vs 362-374; Xeon: 465 vs 1351, 152 vs 584"},
      kUnmeasured},
     // IMAGE_STEM
     {kUnmeasured,
@@ -107,7 +114,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "Zen 5 (--native=all), stride 2 in 16-float vectors (wideStemRow): 3x3 224x224 3 -> 24 "
       "102 vs 134, 256x256 3 -> 24 139 vs 176, 3 -> 16 75 vs 99, 192x192 3 -> 32 71 vs 100 "
       "(78% of the FMA peak); 5x5 128x128 3 -> 24 89 vs 105. In 8-float vectors it had not been "
-      "faster (137 vs 138, 178 vs 180, 131 vs 100, 128 vs 102, 121 vs 109)"},
+      "faster (137 vs 138, 178 vs 180, 131 vs 100, 128 vs 102, 121 vs 109). Xeon: 3x3 224x224 3 "
+      "-> 24 146 vs 260, 256x256 204 vs 340, 3 -> 16 108 vs 190, 192x192 3 -> 32 114 vs 196; "
+      "5x5 128x128 3 -> 24 125 vs 213"},
      kUnmeasured},
     // TRANSPOSED_BLOCKS
     {kUnmeasured,
@@ -115,7 +124,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "2x2 stride 2 from 128x128: 16 -> 1 141-151 vs 600-684, 8 -> 1 128-130 vs 462-466"},
      {NativeUse::PREFERRED,
       "selfie_segmentation's 2x2 stride 2 16 -> 1: 0.058 ms vs XNNPACK's 0.37 (git 412142b); "
-      "Zen 5: 16 -> 1 51-53 vs 197-203, 8 -> 1 46-48 vs 159-165"},
+      "Zen 5: 16 -> 1 51-53 vs 197-203, 8 -> 1 46-48 vs 159-165; Xeon: 83 vs 321, 73 vs 266"},
      kUnmeasured},
     // POINTWISE_GEMM
     {kUnmeasured,
@@ -137,7 +146,12 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "48 -> 24 on 48x48 34 vs 36), so used on every shape: every default model 0.95-1.00x "
       "its time at 1 thread, 0.89-0.98x at 2, against native only from 112 input channels, "
       "on narrow tails and past the L2 cache (the rule of the first AVX-512 host's 12-pixel "
-      "tiles, where 16 -> 64, 24 -> 144, 8 -> 32 and 24 -> 48 had lost)"},
+      "tiles, where 16 -> 64, 24 -> 144, 8 -> 32 and 24 -> 48 had lost). Xeon, with whole "
+      "tiles of 8, 16 or 24 input channels K a constant and products of up to 8 outputs in "
+      "AVX2's 12-pixel tiles (before them 16 -> 16, 16 -> 8, 24 -> 16 and 32 -> 8 had been "
+      "1.02-1.05x): 0.70-0.96x on 31 of the 32 shapes (8 -> 8 on 256x256 162 vs 210, 16 -> 16 on "
+      "128x128 77 vs 93, 144 -> 24 on 56x56 190 vs 222, 1152 -> 192 122 vs 158), 12 -> 48 on "
+      "48x48 level (24.8 vs 23.6, medians 26.4 vs 29.1)"},
      kUnmeasured},
     // ADD
     {kUnmeasured,
@@ -156,14 +170,15 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "48x48 24 -> 32 channels 78-92 vs 127-131, 12x12 64 -> 96 9.7-11.4 vs 15.4-19.0"},
      {NativeUse::PREFERRED,
       "face_detection_full_range 2.22 -> 1.93 ms with the PAD + ADD pairs native (git 96f20b0); "
-      "Zen 5: 48x48 24 -> 32 26-27 vs 45-47, 12x12 64 -> 96 3.3-4.3 vs 5.0-5.2"},
+      "Zen 5: 48x48 24 -> 32 26-27 vs 45-47, 12x12 64 -> 96 3.3-4.3 vs 5.0-5.2; Xeon: 49 vs 73, "
+      "7.0 vs 10.0"},
      kUnmeasured},
     // RESIZE_BILINEAR
     {kUnmeasured,
      {NativeUse::PREFERRED, "2x of 64x64x16 135 vs 233, 32x32x24 53 vs 82, 16x16x128 66 vs 93"},
      {NativeUse::PREFERRED,
       "2x of 64x64x16 48 vs 68; Zen 5: 64x64x16 39-46 vs 64-67, 32x32x24 15-18 vs 21-22, "
-      "16x16x128 16-23 vs 25"},
+      "16x16x128 16-23 vs 25; Xeon: 73 vs 112, 27 vs 36, 31 vs 38"},
      kUnmeasured},
     // MAX_POOL
     {kUnmeasured,
@@ -175,7 +190,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "Zen 5, 2x2 stride 2 (min-max of 5): 64x64x28 5.8-5.9 vs 13.5-14.7, 32x32x42 2.6-2.8 vs "
       "5.5-5.7, 16x16x88 1.6-1.7 vs 2.7-2.8, 96x96x32 15.3-16.1 vs 32.8-33.7, 48x48x64 "
-      "6.5-6.6 vs 13.9-14.0, 24x24x128 3.6 vs 6.8-6.9, 112x112x16 11.4-11.5 vs 29.3-30.0"},
+      "6.5-6.6 vs 13.9-14.0, 24x24x128 3.6 vs 6.8-6.9, 112x112x16 11.4-11.5 vs 29.3-30.0; Xeon "
+      "(min of 3): 11.3 vs 19.2, 5.1 vs 7.8, 3.0 vs 3.9, 28.6 vs 46.6, 11.0 vs 20.7, 6.1 vs 9.9, "
+      "20.7 vs 38.6"},
      kUnmeasured},
     // CONCATENATION
     {kUnmeasured,
@@ -185,7 +202,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "Zen 5, face_detection_short_range's outputs on axis 1 (XNNPACK: inputs padded and "
       "added): [1,512,16] + [1,384,16] 1.4 vs 12.4-12.6, [1,512,1] + [1,384,1] 0.9 vs "
-      "10.7-11.9"},
+      "10.7-11.9; Xeon: 2.9 vs 19.5, 1.4 vs 16.9"},
      kUnmeasured},
     // RESHAPE
     {kUnmeasured,
@@ -217,7 +234,7 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "Zen 5, by a vector of channels (min-max of 5, a fuzzer on the other core): 128x128x16 "
       "21.2-21.6 vs 62.9-71.4, 64x64x16 5.2-5.4 vs 16.0-16.6, 32x32x24 2.4-2.5 vs 6.0-6.2, "
-      "16x16x96 2.3-2.5 vs 2.6-2.9"},
+      "16x16x96 2.3-2.5 vs 2.6-2.9; Xeon: 49.7 vs 110, 10.5 vs 26.8, 4.5 vs 9.7, 4.2 vs 4.9"},
      kUnmeasured},
     // HARD_SWISH
     {kUnmeasured,
@@ -264,7 +281,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      {NativeUse::PREFERRED,
       "Zen 5, alone, --native=all (medians of 3, two runs, fuzzers at nice 19 beside): 1152 -> 63 "
       "2.64-2.68 vs 5.21-5.29 us, 1152 -> 1 1.08-1.14 vs 1.91-1.96, 8 rows 256 -> 128 "
-      "2.96-3.01 vs 5.45 (one row: four split sums; as one chain 4.27-4.42 and 1.89-1.98)"},
+      "2.96-3.01 vs 5.45 (one row: four split sums; as one chain 4.27-4.42 and 1.89-1.98). "
+      "Xeon: 4.5 vs 7.0, 1.6 vs 2.6, 4.3 vs 8.0"},
      kUnmeasured},
     // FOLDED_ACTIVATION
     {kUnmeasured,
@@ -281,7 +299,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "25.8-27.0; transposed 2x2 16 -> 1 from 128x128 then LOGISTIC 92-103 vs 89-94 (its "
       "division is the cost either way). selfie_segmentation and its landscape model, all "
       "native with it (7 alternations): inference 1.010 and 1.006x, warm start's Init 3580 -> "
-      "2828 and 3340 -> 2688 us (no XNNPACK runtime left to make)"},
+      "2828 and 3340 -> 2688 us (no XNNPACK runtime left to make). Xeon, against XNNPACK's "
+      "pair: stem 130 vs 258, depthwise 10.4 vs 12.8, 1x1 17.8 vs 20.5, transposed 104 vs 338"},
      kUnmeasured},
 }};
 
