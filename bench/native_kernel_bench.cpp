@@ -313,6 +313,21 @@ void registerConvThen(const std::string& name, const ConvCase& c, int32_t activa
   });
 }
 
+// Convolution `first`, then `second` reading its output alone: on the
+// native side the two kernels of one stage, run band by band where the table
+// uses NativeForm::BANDED_PAIR (band_pair.h) and one after the other
+// elsewhere. Against the sum of the two convolutions' own benchmarks.
+void registerConvPair(const std::string& name, const ConvCase& first, const ConvCase& second) {
+  const uint32_t side = outputSize(second);
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, size_t{first.size} * first.size * first.inChannels,
+             size_t{side} * side * second.outChannels, [&](TestGraph& g) {
+               const uint32_t in = g.tensor({1, first.size, first.size, first.inChannels});
+               g.finish({in}, {addConv(g, second, addConv(g, first, in))});
+             });
+  });
+}
+
 // The transposed convolution of registerTransposed, then `activation`.
 void registerTransposedThen(const std::string& name, uint32_t size, uint32_t inChannels,
                             uint32_t outChannels, uint32_t block, int32_t activation) {
@@ -421,6 +436,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
+  using annrt::test::registerConvPair;
   using annrt::test::registerConvThen;
   using annrt::test::registerFullyConnected;
   using annrt::test::registerGlobalAverage;
@@ -499,6 +515,15 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_144to24_56_Linear", {false, 56, 144, 24, 1, 1, kLinear});
   registerCase("Pointwise_8to32_96_Linear", {false, 96, 8, 32, 1, 1, kLinear});
   registerCase("Pointwise_12to48_48_Linear", {false, 48, 12, 48, 1, 1, kLinear});
+  // A 1x1 expansion, then the depthwise convolution reading its output, of
+  // hand_landmark_full (3.2 and 1.8 MB between the two), and its stem then
+  // first depthwise convolution (1.2 MB).
+  registerConvPair("Pair_16to64_Dw3x3s2_112", {false, 112, 16, 64, 1, 1},
+                   {true, 112, 64, 64, 3, 2});
+  registerConvPair("Pair_24to144_Dw5x5s2_56", {false, 56, 24, 144, 1, 1},
+                   {true, 56, 144, 144, 5, 2});
+  registerConvPair("Pair_24to144_Dw3x3_56", {false, 56, 24, 144, 1, 1}, {true, 56, 144, 144, 3, 1});
+  registerConvPair("Pair_Stem3x3_Dw3x3_224", {false, 224, 3, 24, 3, 2}, {true, 112, 24, 24, 3, 1});
   // The hand models' heads, and a batch of rows.
   registerFullyConnected("FullyConnected_1152to63", 1, 1152, 63);
   registerFullyConnected("FullyConnected_1152to1", 1, 1152, 1);

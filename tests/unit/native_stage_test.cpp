@@ -526,6 +526,62 @@ void expectNativeAsXnnpack(const std::shared_ptr<const Model>& model,
   });
 }
 
+struct BandPairCase {
+  ConvCase producer, consumer;
+};
+
+// A kernel then the depthwise convolution reading its output alone, the
+// image between them over 1 MB: run band by band on one thread (band_pair.h)
+// and one after the other on the pool, against XNNPACK. A 1x1 product and a
+// stem of stride 2, each with a clamp; 3x3 and 5x5 consumers of stride 2,
+// SAME (a row of padding below only) and explicit paddings above and below;
+// a VALID consumer that reads no window of the producer's last row.
+TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  auto relu6 = [](ConvCase c) {
+    c.activation = ANEURALNETWORKS_FUSED_RELU6;
+    return c;
+  };
+  auto strided = [](ConvCase c, uint32_t filter, std::vector<uint32_t> pads = {},
+                    int32_t scheme = ANEURALNETWORKS_PADDING_SAME) {
+    c.filterHeight = c.filterWidth = filter;
+    c.stride = 2;
+    c.pads = std::move(pads);
+    c.scheme = scheme;
+    return c;
+  };
+  const std::vector<BandPairCase> cases = {
+      {relu6(pointwise("1x1 to 64", 64, 16, 64)), strided(depthwise("3x3 s2", 64, 64), 3)},
+      {pointwise("1x1 to 40", 84, 24, 40), strided(depthwise("5x5 s2", 84, 40), 5, {1, 2, 2, 1})},
+      {pointwise("1x1 to 48", 75, 8, 48),
+       strided(depthwise("3x3 s2 valid", 75, 48), 3, {}, ANEURALNETWORKS_PADDING_VALID)},
+      {relu6(with(conv("stem", 224, 3, 24, 3), [](ConvCase& c) { c.stride = 2; })),
+       strided(depthwise("3x3 s2 after a stem", 112, 24), 3)},
+  };
+  for (const BandPairCase& c : cases) {
+    SCOPED_TRACE(c.producer.name + " then " + c.consumer.name);
+    test::InternalModel m;
+    const uint32_t input =
+        m.tensor({1, c.producer.height, c.producer.width, c.producer.inChannels});
+    const uint32_t middle = addConv(m, input, c.producer, 21);
+    const std::shared_ptr<const Model> model =
+        m.finish({input}, {addConv(m, middle, c.consumer, 23)});
+    ASSERT_GE(count(outputDims(c.producer)) * sizeof(float), size_t{1} << 20);
+    const std::vector<float> in = test::seededValues(
+        count({1, c.producer.height, c.producer.width, c.producer.inChannels}), 9);
+    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(outputDims(c.consumer))));
+    for (NativeIsa decisions : {NativeIsa::AVX2, NativeIsa::AVX512}) {
+      forEachIsa(
+          [&] {
+            auto native = compileNative(model, nullptr);
+            ASSERT_TRUE(native.ok()) << native.error().message;
+            EXPECT_EQ((*native)->bandPairs(), 1u);
+          },
+          decisions);
+    }
+  }
+}
+
 struct FullyConnectedCase {
   std::vector<uint32_t> inputDims;
   uint32_t units = 0;

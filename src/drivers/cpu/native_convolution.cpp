@@ -675,6 +675,25 @@ class ConvolutionKernel final : public NativeKernel {
         weights_(std::move(weights)),
         bias_(std::move(bias)) {}
 
+  bool writesRows() const override { return !transposed_ && shape_.batches == 1; }
+
+  void runRows(const std::vector<const float*>& inputs, float* output, size_t /*rowPixels*/,
+               uint32_t first, uint32_t count) const override {
+    const ConvShape& s = shape_;
+    const size_t rowFloats = size_t{s.outWidth} * s.outChannels;
+    for (uint32_t row = first; row < first + count; ++row) {
+      row_(s, inputs[0], weights_.data, bias_.data, output, row);
+      activate(output + row * rowFloats, rowFloats);
+    }
+  }
+
+  std::optional<RowReads> rowReads() const override {
+    if (!writesRows()) return std::nullopt;
+    const Window& w = shape_.window;
+    return RowReads{shape_.inHeight, shape_.outHeight, w.strideHeight, w.padTop,
+                    (w.filterHeight - 1) * w.dilationHeight + 1};
+  }
+
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     const ConvShape& s = shape_;

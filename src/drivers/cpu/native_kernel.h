@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "drivers/cpu/lowering_context.h"
@@ -31,6 +32,24 @@ using ActivationRange = void (*)(const float* in, float* out, size_t count);
 // The code of HARD_SWISH or LOGISTIC for the instruction set the kernels
 // run (nativeCodeIsa), or null for any other operation type.
 ActivationRange nativeActivation(OperationType type);
+
+// Which rows of its input image a kernel's output row reads: row r reads
+// rows [r * stride - padTop, r * stride - padTop + span), those inside
+// [0, inHeight) (band_pair.h runs such a kernel band by band after the
+// kernel writing its input).
+struct RowReads {
+  uint32_t inHeight = 0, outHeight = 0;
+  uint32_t stride = 1, padTop = 0, span = 1;
+  // The first row output row `row` reads, and one past its last.
+  uint32_t first(uint32_t row) const {
+    const int64_t at = int64_t{row} * stride - padTop;
+    return static_cast<uint32_t>(std::clamp<int64_t>(at, 0, inHeight));
+  }
+  uint32_t end(uint32_t row) const {
+    const int64_t at = int64_t{row} * stride - padTop + span;
+    return static_cast<uint32_t>(std::clamp<int64_t>(at, 0, inHeight));
+  }
+};
 
 class NativeKernel {
  public:
@@ -49,6 +68,17 @@ class NativeKernel {
   // (null: the calling thread).
   virtual void run(const std::vector<const float*>& inputs, float* output,
                    pthreadpool_t pool) const = 0;
+  // Whether runRows can write the rows of a one-image NHWC output one band
+  // at a time.
+  virtual bool writesRows() const { return false; }
+  // Writes output rows [first, first + count), each `rowPixels` pixels, on
+  // the calling thread, folded clamp and activation included; only where
+  // writesRows().
+  virtual void runRows(const std::vector<const float*>& /*inputs*/, float* /*output*/,
+                       size_t /*rowPixels*/, uint32_t /*first*/, uint32_t /*count*/) const {}
+  // The rows of its one input image an output row reads, where the kernel
+  // is a window over one image whose rows runRows writes; else nullopt.
+  virtual std::optional<RowReads> rowReads() const { return std::nullopt; }
   // Takes in the clamp (RELU, RELU1, RELU6) that reads this kernel's output
   // alone: the kernel clamps to `range` too and writes the clamp's output.
   void foldClamp(const OutputRange& range, uint32_t clampOutput) {

@@ -302,6 +302,20 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "2828 and 3340 -> 2688 us (no XNNPACK runtime left to make). Xeon, against XNNPACK's "
       "pair: stem 130 vs 258, depthwise 10.4 vs 12.8, 1x1 17.8 vs 20.5, transposed 104 vs 338"},
      kUnmeasured},
+    // BANDED_PAIR
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "AVX2 code on an Intel Xeon (ANNRT_CPU_ISA=avx2; no AVX2-only host yet), banded vs one "
+      "after the other, 1 thread, two runs each: 1x1 112x112 16 -> 64 then depthwise 3x3 s2 "
+      "462-465 vs 526-533 us; 1x1 56x56 24 -> 144 then 5x5 s2 404-406 vs 400-403; stride-1 "
+      "consumers level or slower (3x3 56x56x144 459-475 vs 462-466, after a stem 347-350 vs "
+      "342-347: not banded)"},
+     {NativeUse::PREFERRED,
+      "Intel Xeon, banded vs one after the other, 1 thread, two runs each: 1x1 112x112 16 -> 64 "
+      "then depthwise 3x3 s2 288-302 vs 365-374 us; 1x1 56x56 24 -> 144 then 5x5 s2 243-244 vs "
+      "257-260; stride-1 consumers of images that fit the 2 MB L2 level (3x3 56x56x144 392-398 "
+      "vs 387-394, after a stem 243-249 vs 244-245: not banded)"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -326,7 +340,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "logistic",
                                                                        "clamp",
                                                                        "fully connected",
-                                                                       "folded activation"};
+                                                                       "folded activation",
+                                                                       "banded pair"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

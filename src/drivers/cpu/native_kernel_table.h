@@ -98,8 +98,11 @@ enum class NativeForm : uint8_t {
   // (FusionRole::ACTIVATION), applied to each part of its output as it is
   // written.
   FOLDED_ACTIVATION,
+  // A window kernel run band by band with the kernel writing its input
+  // image (band_pair.h), against the two one after the other.
+  BANDED_PAIR,
 };
-inline constexpr size_t kNativeFormCount = 21;
+inline constexpr size_t kNativeFormCount = 22;
 
 std::string_view nativeFormName(NativeForm form);
 

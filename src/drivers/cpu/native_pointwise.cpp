@@ -520,6 +520,25 @@ class PointwiseKernel final : public NativeKernel {
     });
   }
 
+  bool writesRows() const override { return shape_.pixels > 1; }
+
+  // Pixels [first * rowPixels, (first + count) * rowPixels) as an image of
+  // their own, group by group.
+  void runRows(const std::vector<const float*>& inputs, float* output, size_t rowPixels,
+               uint32_t first, uint32_t count) const override {
+    PointwiseShape part = shape_;
+    const size_t begin = first * rowPixels;
+    part.pixels = count * rowPixels;
+    const size_t tiles = (part.pixels + layout_.tileRows - 1) / layout_.tileRows;
+    const float* image = inputs[0] + begin * part.inChannels;
+    float* out = output + begin * part.outChannels;
+    for (const PanelGroup& group : groups_) {
+      tiles_(part, image, packed_.data, panels_.data() + group.first, group.count, out, tiles, 0,
+             tiles);
+      activatePixels(group, out, 0, part.pixels);
+    }
+  }
+
  private:
   void narrow(const OutputRange& range) override { setRange(intersect(shape_.range, range)); }
   void setRange(const OutputRange& range) {
@@ -534,8 +553,13 @@ class PointwiseKernel final : public NativeKernel {
                      size_t count) const {
     const PointwiseShape& s = shape_;
     const TileRows share(s.pixels, tiles);
-    const size_t begin = share.start(first);
-    const size_t end = share.start(first + count - 1) + share.count(first + count - 1);
+    activatePixels(group, output, share.start(first),
+                   share.start(first + count - 1) + share.count(first + count - 1));
+  }
+
+  // The folded activation over pixels [begin, end)'s channels of `group`.
+  void activatePixels(const PanelGroup& group, float* output, size_t begin, size_t end) const {
+    const PointwiseShape& s = shape_;
     const Panel& low = panels_[group.first];
     const Panel& high = panels_[group.first + group.count - 1];
     const size_t channels = size_t{high.first} + high.lanes - low.first;

@@ -7,6 +7,7 @@
 #include <new>
 #include <optional>
 
+#include "common/log.h"
 #include "drivers/cpu/arena_plan.h"
 #include "drivers/cpu/op_lowering.h"
 
@@ -94,7 +95,37 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
   ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, spec));
+  stage->pairBands();
   return stage;
+}
+
+bool NativeStage::onlyNextReads(size_t s) const {
+  if (s + 1 >= steps_.size() || steps_[s].write.kind != Location::Kind::ARENA) return false;
+  const uint32_t operand = steps_[s].kernel->writes();
+  if (steps_[s + 1].kernel->reads() != std::vector<uint32_t>{operand}) return false;
+  for (size_t t = 0; t < steps_.size(); ++t) {
+    if (t == s + 1) continue;
+    const std::vector<uint32_t>& reads = steps_[t].kernel->reads();
+    if (std::find(reads.begin(), reads.end(), operand) != reads.end()) return false;
+  }
+  return true;
+}
+
+void NativeStage::pairBands() {
+  for (size_t s = 0; s + 1 < steps_.size(); ++s) {
+    if (!onlyNextReads(s)) continue;
+    const NativeKernel& producer = *steps_[s].kernel;
+    const NativeKernel& consumer = *steps_[s + 1].kernel;
+    const std::vector<uint32_t>& dims = model_->main.operands[producer.writes()].shape.dims;
+    const std::optional<RowReads> reads = consumer.rowReads();
+    if (dims.size() != 4 || dims[0] != 1 || !reads || dims[1] != reads->inHeight) continue;
+    if (!bandPairWorthIt(producer, consumer, elementCount(dims) * sizeof(float))) continue;
+    steps_[s].bandsWithNext = true;
+    steps_[s].rowPixels = dims[2];
+    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band",
+               producer.writes(), consumer.writes());
+    ++s;  // the consumer starts no pair of its own
+  }
 }
 
 Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
@@ -174,8 +205,16 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     return nullptr;
   };
   pthreadpool_t pool = threaded ? pool_.get() : nullptr;
-  for (Step& step : steps_) {
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    Step& step = steps_[s];
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
+    if (step.bandsWithNext && (pool == nullptr || !step.threaded || !steps_[s + 1].threaded)) {
+      const Step& next = steps_[++s];
+      const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
+                          address(step.write)};
+      runBandPair(pair, step.inputs, address(next.write));
+      continue;
+    }
     step.kernel->run(step.inputs, address(step.write), step.threaded ? pool : nullptr);
   }
   return {};

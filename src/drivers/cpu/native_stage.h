@@ -12,11 +12,13 @@
 // staged graph's arena.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "common/model.h"
 #include "drivers/cpu/arena_memory.h"
+#include "drivers/cpu/band_pair.h"
 #include "drivers/cpu/fusion.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/stage_executable.h"
@@ -67,6 +69,11 @@ class NativeStage final : public StageExecutable {
 
   // Floats in the arena (for tests of the planning).
   size_t arenaFloats() const { return arenaFloats_; }
+  // Pairs of steps run band by band on one thread (for tests).
+  size_t bandPairs() const {
+    return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(),
+                                             [](const Step& step) { return step.bandsWithNext; }));
+  }
   // ArenaPlacement::CALLER: where the arena is, arenaFloats() floats on a
   // 64-byte boundary; set before the first run.
   void placeArena(uint8_t* arena) { arenaBase_ = arena; }
@@ -82,10 +89,18 @@ class NativeStage final : public StageExecutable {
     Location write;
     std::vector<const float*> inputs;  // per-run pointers, kept to avoid allocating
     bool threaded = true;
+    // Runs band by band with the next step (band_pair.h), which reads only
+    // this one's output, an arena image of rows of `rowPixels` pixels.
+    bool bandsWithNext = false;
+    size_t rowPixels = 0;
   };
 
   NativeStage() = default;
   Result<void> placeTensors(const std::vector<uint32_t>& produced, const NativeStageSpec& spec);
+  // Marks the steps that run band by band with the next (bandPairWorthIt).
+  void pairBands();
+  // Whether `s`'s output is an arena image that step s + 1 alone reads.
+  bool onlyNextReads(size_t s) const;
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
