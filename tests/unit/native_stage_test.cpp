@@ -531,7 +531,7 @@ struct BandPairCase {
 };
 
 // A kernel then the depthwise convolution reading its output alone, the
-// image between them over 1 MB: run band by band on one thread (band_pair.h)
+// image between them over 1 MB, ADDs around them: run band by band on one thread (band_pair.h)
 // and one after the other on the pool, against XNNPACK. A 1x1 product and a
 // stem of stride 2, each with a clamp; 3x3 and 5x5 consumers of stride 2,
 // SAME (a row of padding below only) and explicit paddings above and below;
@@ -560,12 +560,18 @@ TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
   };
   for (const BandPairCase& c : cases) {
     SCOPED_TRACE(c.producer.name + " then " + c.consumer.name);
+    // ADDs before and after the pair put the producer's input and the
+    // consumer's output in the arena, where the two must not overlap.
     test::InternalModel m;
-    const uint32_t input =
-        m.tensor({1, c.producer.height, c.producer.width, c.producer.inChannels});
-    const uint32_t middle = addConv(m, input, c.producer, 21);
-    const std::shared_ptr<const Model> model =
-        m.finish({input}, {addConv(m, middle, c.consumer, 23)});
+    const std::vector<uint32_t> inDims = {1, c.producer.height, c.producer.width,
+                                          c.producer.inChannels};
+    const uint32_t input = m.tensor(inDims);
+    const uint32_t doubled = addSum(m, input, input, inDims, ANEURALNETWORKS_FUSED_NONE);
+    const uint32_t middle = addConv(m, doubled, c.producer, 21);
+    const uint32_t convolved = addConv(m, middle, c.consumer, 23);
+    const std::shared_ptr<const Model> model = m.finish(
+        {input},
+        {addSum(m, convolved, convolved, outputDims(c.consumer), ANEURALNETWORKS_FUSED_NONE)});
     ASSERT_GE(count(outputDims(c.producer)) * sizeof(float), size_t{1} << 20);
     const std::vector<float> in = test::seededValues(
         count({1, c.producer.height, c.producer.width, c.producer.inChannels}), 9);

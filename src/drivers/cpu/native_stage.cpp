@@ -95,13 +95,12 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
   ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, spec));
-  stage->pairBands();
   return stage;
 }
 
-bool NativeStage::onlyNextReads(size_t s) const {
-  if (s + 1 >= steps_.size() || steps_[s].write.kind != Location::Kind::ARENA) return false;
+bool NativeStage::onlyNextReads(size_t s, const std::vector<bool>& inArena) const {
   const uint32_t operand = steps_[s].kernel->writes();
+  if (s + 1 >= steps_.size() || !inArena[operand]) return false;
   if (steps_[s + 1].kernel->reads() != std::vector<uint32_t>{operand}) return false;
   for (size_t t = 0; t < steps_.size(); ++t) {
     if (t == s + 1) continue;
@@ -111,9 +110,9 @@ bool NativeStage::onlyNextReads(size_t s) const {
   return true;
 }
 
-void NativeStage::pairBands() {
+void NativeStage::pairBands(const std::vector<bool>& inArena) {
   for (size_t s = 0; s + 1 < steps_.size(); ++s) {
-    if (!onlyNextReads(s)) continue;
+    if (!onlyNextReads(s, inArena)) continue;
     const NativeKernel& producer = *steps_[s].kernel;
     const NativeKernel& consumer = *steps_[s + 1].kernel;
     const std::vector<uint32_t>& dims = model_->main.operands[producer.writes()].shape.dims;
@@ -163,6 +162,21 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
       ANNRT_CPU_REQUIRE(input || producer[operand] < s,
                         "annrt-cpu: operand {} is read before it is written", operand);
       if (tensorOf[operand] != kNone) tensors[tensorOf[operand]].last = s;
+    }
+  }
+  std::vector<bool> inArena(operandCount);
+  for (uint32_t operand = 0; operand < operandCount; ++operand) {
+    inArena[operand] = tensorOf[operand] != kNone;
+  }
+  pairBands(inArena);
+  // A banded producer still reads its inputs while its consumer writes.
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    if (!steps_[s].bandsWithNext) continue;
+    for (uint32_t operand : steps_[s].kernel->reads()) {
+      if (tensorOf[operand] != kNone) {
+        size_t& last = tensors[tensorOf[operand]].last;
+        last = std::max(last, s + 1);
+      }
     }
   }
   arenaFloats_ = planArena(tensors);

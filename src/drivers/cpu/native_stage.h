@@ -97,10 +97,11 @@ class NativeStage final : public StageExecutable {
 
   NativeStage() = default;
   Result<void> placeTensors(const std::vector<uint32_t>& produced, const NativeStageSpec& spec);
-  // Marks the steps that run band by band with the next (bandPairWorthIt).
-  void pairBands();
+  // Marks the steps that run band by band with the next (bandPairWorthIt);
+  // `inArena`: per operand, whether it is an arena tensor.
+  void pairBands(const std::vector<bool>& inArena);
   // Whether `s`'s output is an arena image that step s + 1 alone reads.
-  bool onlyNextReads(size_t s) const;
+  bool onlyNextReads(size_t s, const std::vector<bool>& inArena) const;
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
