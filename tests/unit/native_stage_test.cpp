@@ -588,6 +588,31 @@ TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
   }
 }
 
+// The pair's producer comes before another operation in the model (as in
+// the pose models: a 1x1 product, a branch, then the depthwise convolution
+// reading the product): it moves to right before its consumer.
+TEST(NativeStageTest, BandPairsMoveTheProducerToItsConsumer) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  ConvCase strided = depthwise("3x3 s2", 64, 64);
+  strided.stride = 2;
+  test::InternalModel m;
+  const std::vector<uint32_t> dims = {1, 64, 64, 64};
+  const uint32_t input = m.tensor(dims);
+  const uint32_t doubled = addSum(m, input, input, dims, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t middle = addConv(m, doubled, pointwise("1x1", 64, 64, 64), 31);
+  const uint32_t branch = addConv(m, doubled, strided, 33);
+  const uint32_t convolved = addConv(m, middle, strided, 35);
+  const std::shared_ptr<const Model> model = m.finish(
+      {input}, {addSum(m, convolved, branch, outputDims(strided), ANEURALNETWORKS_FUSED_NONE)});
+  const std::vector<float> in = test::seededValues(count(dims), 10);
+  ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(outputDims(strided))));
+  forEachIsa([&] {
+    auto native = compileNative(model, nullptr);
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    EXPECT_EQ((*native)->bandPairs(), 1u);
+  });
+}
+
 struct FullyConnectedCase {
   std::vector<uint32_t> inputDims;
   uint32_t units = 0;

@@ -92,38 +92,52 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   ANNRT_CPU_REQUIRE(pad == FusionPlan::kNoNode,
                     "annrt-cpu: the PAD, operation {}, folds into no operation after it", pad);
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
+  stage->pairBands(spec);
   std::vector<uint32_t> produced;
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
   ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, spec));
   return stage;
 }
 
-bool NativeStage::onlyNextReads(size_t s, const std::vector<bool>& inArena) const {
-  const uint32_t operand = steps_[s].kernel->writes();
-  if (s + 1 >= steps_.size() || !inArena[operand]) return false;
-  if (steps_[s + 1].kernel->reads() != std::vector<uint32_t>{operand}) return false;
+std::optional<size_t> NativeStage::soleReaderOf(uint32_t operand) const {
+  std::optional<size_t> reader;
   for (size_t t = 0; t < steps_.size(); ++t) {
-    if (t == s + 1) continue;
     const std::vector<uint32_t>& reads = steps_[t].kernel->reads();
-    if (std::find(reads.begin(), reads.end(), operand) != reads.end()) return false;
+    const auto n = std::count(reads.begin(), reads.end(), operand);
+    if (n == 0) continue;
+    if (n > 1 || reader) return std::nullopt;
+    reader = t;
   }
-  return true;
+  return reader;
 }
 
-void NativeStage::pairBands(const std::vector<bool>& inArena) {
-  for (size_t s = 0; s + 1 < steps_.size(); ++s) {
-    if (!onlyNextReads(s, inArena)) continue;
+void NativeStage::pairBands(const NativeStageSpec& spec) {
+  std::vector<bool> boundary(model_->main.operands.size());
+  for (uint32_t operand : spec.inputs) boundary[operand] = true;
+  for (uint32_t operand : spec.outputs) boundary[operand] = true;
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    // A pair's producer or consumer already.
+    if (steps_[s].bandsWithNext || (s > 0 && steps_[s - 1].bandsWithNext)) continue;
     const NativeKernel& producer = *steps_[s].kernel;
-    const NativeKernel& consumer = *steps_[s + 1].kernel;
-    const std::vector<uint32_t>& dims = model_->main.operands[producer.writes()].shape.dims;
+    const uint32_t middle = producer.writes();
+    const std::optional<size_t> c = soleReaderOf(middle);
+    if (boundary[middle] || !c || *c <= s || steps_[*c].bandsWithNext) continue;
+    const NativeKernel& consumer = *steps_[*c].kernel;
+    const std::vector<uint32_t>& dims = model_->main.operands[middle].shape.dims;
     const std::optional<RowReads> reads = consumer.rowReads();
     if (dims.size() != 4 || dims[0] != 1 || !reads || dims[1] != reads->inHeight) continue;
     if (!bandPairWorthIt(producer, consumer, elementCount(dims) * sizeof(float))) continue;
-    steps_[s].bandsWithNext = true;
-    steps_[s].rowPixels = dims[2];
-    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band",
-               producer.writes(), consumer.writes());
-    ++s;  // the consumer starts no pair of its own
+    // The steps between read nothing the producer writes: it may run
+    // right before its consumer instead.
+    std::rotate(steps_.begin() + static_cast<ptrdiff_t>(s),
+                steps_.begin() + static_cast<ptrdiff_t>(s) + 1,
+                steps_.begin() + static_cast<ptrdiff_t>(*c));
+    Step& moved = steps_[*c - 1];
+    moved.bandsWithNext = true;
+    moved.rowPixels = dims[2];
+    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band", middle,
+               consumer.writes());
+    if (*c > s + 1) --s;  // another step now sits at s
   }
 }
 
@@ -164,11 +178,6 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
       if (tensorOf[operand] != kNone) tensors[tensorOf[operand]].last = s;
     }
   }
-  std::vector<bool> inArena(operandCount);
-  for (uint32_t operand = 0; operand < operandCount; ++operand) {
-    inArena[operand] = tensorOf[operand] != kNone;
-  }
-  pairBands(inArena);
   // A banded producer still reads its inputs while its consumer writes.
   for (size_t s = 0; s < steps_.size(); ++s) {
     if (!steps_[s].bandsWithNext) continue;

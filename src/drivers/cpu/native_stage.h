@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/model.h"
@@ -97,11 +98,12 @@ class NativeStage final : public StageExecutable {
 
   NativeStage() = default;
   Result<void> placeTensors(const std::vector<uint32_t>& produced, const NativeStageSpec& spec);
-  // Marks the steps that run band by band with the next (bandPairWorthIt);
-  // `inArena`: per operand, whether it is an arena tensor.
-  void pairBands(const std::vector<bool>& inArena);
-  // Whether `s`'s output is an arena image that step s + 1 alone reads.
-  bool onlyNextReads(size_t s, const std::vector<bool>& inArena) const;
+  // Marks the steps that run band by band with the next (bandPairWorthIt),
+  // moving a producer to right before its consumer where steps between
+  // them do not read its output; operands of `spec`'s boundary never pair.
+  void pairBands(const NativeStageSpec& spec);
+  // The one step reading `operand` (once), if exactly one does.
+  std::optional<size_t> soleReaderOf(uint32_t operand) const;
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
