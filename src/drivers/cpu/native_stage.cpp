@@ -231,7 +231,8 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
-    if (step.bandsWithNext && (pool == nullptr || !step.threaded || !steps_[s + 1].threaded)) {
+    // Banded on one thread only: a kernel the plan puts on the pool keeps it.
+    if (step.bandsWithNext && (pool == nullptr || (!step.threaded && !steps_[s + 1].threaded))) {
       const Step& next = steps_[++s];
       const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
                           address(step.write)};
