@@ -25,9 +25,8 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 }
 
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
-                 float* output) {
+                 const std::vector<const float*>& consumerInputs, float* output) {
   const RowReads reads = *pair.consumer->rowReads();
-  const std::vector<const float*> middle{pair.middle};
   uint32_t written = 0;
   for (uint32_t row = 0; row < reads.outHeight; ++row) {
     const uint32_t needed = reads.end(row);
@@ -36,7 +35,7 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
                              needed - written);
       written = needed;
     }
-    pair.consumer->runRows(middle, output, 0, row, 1);
+    pair.consumer->runRows(consumerInputs, output, 0, row, 1);
   }
   // Rows no output row reads (below the last window) are still the
   // producer's output.

@@ -9,6 +9,7 @@
 
 #include "common/log.h"
 #include "drivers/cpu/arena_plan.h"
+#include "drivers/cpu/band_pair.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -233,10 +234,11 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
     // Banded on one thread only: a kernel the plan puts on the pool keeps it.
     if (step.bandsWithNext && (pool == nullptr || (!step.threaded && !steps_[s + 1].threaded))) {
-      const Step& next = steps_[++s];
+      Step& next = steps_[++s];
+      next.inputs[0] = address(next.reads[0]);
       const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
                           address(step.write)};
-      runBandPair(pair, step.inputs, address(next.write));
+      runBandPair(pair, step.inputs, next.inputs, address(next.write));
       continue;
     }
     step.kernel->run(step.inputs, address(step.write), step.threaded ? pool : nullptr);

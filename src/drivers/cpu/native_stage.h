@@ -19,7 +19,6 @@
 
 #include "common/model.h"
 #include "drivers/cpu/arena_memory.h"
-#include "drivers/cpu/band_pair.h"
 #include "drivers/cpu/fusion.h"
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/stage_executable.h"
