@@ -328,6 +328,28 @@ void registerConvPair(const std::string& name, const ConvCase& first, const Conv
   });
 }
 
+// The convolution of `c`, then the ADD of its output and a second input of
+// that shape (a residual connection): on the native side one kernel adding
+// the second input to what it writes where the table uses
+// NativeForm::FOLDED_ADD, else the convolution's kernel and the ADD's; on
+// XNNPACK two nodes.
+void registerConvAdd(const std::string& name, const ConvCase& c) {
+  const uint32_t side = outputSize(c);
+  const size_t outputs = size_t{side} * side * c.outChannels;
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, {size_t{c.size} * c.size * c.inChannels, outputs}, outputs,
+             [&](TestGraph& g) {
+               const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+               const uint32_t residual = g.tensor({1, side, side, c.outChannels});
+               const uint32_t sum = g.tensor({1, side, side, c.outChannels});
+               g.operation(ANEURALNETWORKS_ADD,
+                           {addConv(g, c, in), residual, g.int32(ANEURALNETWORKS_FUSED_NONE)},
+                           {sum});
+               g.finish({in, residual}, {sum});
+             });
+  });
+}
+
 // The transposed convolution of registerTransposed, then `activation`.
 void registerTransposedThen(const std::string& name, uint32_t size, uint32_t inChannels,
                             uint32_t outChannels, uint32_t block, int32_t activation) {
@@ -436,6 +458,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerConcatenation;
+  using annrt::test::registerConvAdd;
   using annrt::test::registerConvPair;
   using annrt::test::registerConvThen;
   using annrt::test::registerFullyConnected;
@@ -591,6 +614,17 @@ int main(int argc, char** argv) {
   registerAdd("Add_32x32x40", 32, 40);
   registerAdd("Add_16x16x80", 16, 80);
   registerAdd("Add_8x8x192", 8, 192);
+  // Residual connections: a 1x1 product or depthwise convolution, then the
+  // ADD of its output and an earlier tensor (face_detection_full_range's 8 ->
+  // 32 on 96x96, pose_landmark_full's 8 -> 8 on 256x256, selfie
+  // segmentation's 16 channels on 128x128, face_detection_short_range's 24
+  // on 64x64, the hand models' 144 -> 24 on 56x56).
+  registerConvAdd("ConvAdd_8to32_96", {false, 96, 8, 32, 1, 1, kLinear});
+  registerConvAdd("ConvAdd_8to8_256", {false, 256, 8, 8, 1, 1, kLinear});
+  registerConvAdd("ConvAdd_16to16_128", {false, 128, 16, 16, 1, 1, kLinear});
+  registerConvAdd("ConvAdd_Dw3x3_C16_128", {true, 128, 16, 16, 3, 1, kLinear});
+  registerConvAdd("ConvAdd_24to24_64", {false, 64, 24, 24, 1, 1, kLinear});
+  registerConvAdd("ConvAdd_144to24_56", {false, 56, 144, 24, 1, 1, kLinear});
   registerGlobalAverage("GlobalAverage_128x128x16", 128, 16);
   registerGlobalAverage("GlobalAverage_64x64x16", 64, 16);
   registerGlobalAverage("GlobalAverage_16x16x96", 16, 96);

@@ -41,7 +41,8 @@ uint32_t addSum(InternalModel& m, uint32_t a, uint32_t b) {
 
 constexpr FusionRole NODE = FusionRole::NODE, CLAMP = FusionRole::CLAMP,
                      RESHAPE = FusionRole::RESHAPE, PAD = FusionRole::PAD,
-                     HALF_CAST = FusionRole::HALF_CAST, ACTIVATION = FusionRole::ACTIVATION;
+                     HALF_CAST = FusionRole::HALF_CAST, ACTIVATION = FusionRole::ACTIVATION,
+                     ADDEND = FusionRole::ADDEND;
 
 struct Folding {
   FusionRole role;
@@ -176,11 +177,13 @@ TEST(FusionPlanTest, FoldsAnActivationIntoTheNativeConvolutionBeforeIt) {
 
   // Only the activations of a native convolution's output read by nothing
   // else: 1 and 10 (the reshape after it, as after any native kernel, a
-  // node of its own), not 3 (of an ADD) or 5.
+  // node of its own), not 3 (of an ADD) or 5; the ADD 2 of the activation
+  // 1 and the model's input goes into the convolution too, not the ADD 6
+  // (of a LOGISTIC's output).
   plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
   expectFoldings(plan, {{NODE, 0},
                         {ACTIVATION, 0},
-                        {NODE, 2},
+                        {ADDEND, 0},
                         {NODE, 3},
                         {NODE, 4},
                         {NODE, 5},
@@ -191,6 +194,7 @@ TEST(FusionPlanTest, FoldsAnActivationIntoTheNativeConvolutionBeforeIt) {
                         {ACTIVATION, 9},
                         {NODE, 11}});
   EXPECT_TRUE(plan.joinsPrevious(1));
+  EXPECT_TRUE(plan.joinsPrevious(2));
 
   // The fold is a form of the kernel table: the unmeasured baseline column
   // does not use it.
@@ -198,6 +202,7 @@ TEST(FusionPlanTest, FoldsAnActivationIntoTheNativeConvolutionBeforeIt) {
   FusionPlan baselinePlan(*model);
   baselinePlan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
   EXPECT_EQ(baselinePlan.role(1), NODE);
+  EXPECT_EQ(baselinePlan.role(2), NODE);
   EXPECT_EQ(baselinePlan.role(10), NODE);
 }
 

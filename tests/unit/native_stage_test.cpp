@@ -613,6 +613,97 @@ TEST(NativeStageTest, BandPairsMoveTheProducerToItsConsumer) {
   });
 }
 
+struct AddendCase {
+  ConvCase convolution;
+  int32_t addActivation = ANEURALNETWORKS_FUSED_NONE;
+  bool clampAfter = false;    // a RELU after the ADD, folded in too
+  bool addendFirst = false;   // the ADD's input 0 is the addend
+  bool earlierAddend = true;  // the addend is a tensor computed first, else the model's input
+};
+
+// A convolution, then the ADD of its output and a tensor of the same shape
+// written before it, taken into the convolution's kernel
+// (FusionRole::ADDEND): by rows (depthwise, by input), by tiles of
+// pixels and panels (1x1 products, one with its panels in groups that fit
+// the L2 cache, where each pixel's channels are added group by group),
+// under a clamp of the convolution, of the ADD and one after it, in the code
+// of every instruction set the host runs, at 1 and 2 threads, against
+// XNNPACK.
+TEST(NativeStageTest, TakesInTheAddAfterAConvolution) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ConvCase relu6Pointwise = with(pointwise("1x1 24 -> 24", 20, 24, 24), [](ConvCase& c) {
+    c.activation = ANEURALNETWORKS_FUSED_RELU6;
+  });
+  const std::vector<AddendCase> cases = {
+      {relu6Pointwise, ANEURALNETWORKS_FUSED_NONE, true},
+      {pointwise("1x1 40 -> 40", 13, 40, 40), ANEURALNETWORKS_FUSED_RELU, false, true},
+      {pointwise("1x1 512 -> 512, panels in groups", 4, 512, 512)},
+      {depthwise("depthwise 3x3", 24, 16), ANEURALNETWORKS_FUSED_RELU6, false, false, false},
+      {conv("3x3 8 -> 8", 32, 8, 8, 3), ANEURALNETWORKS_FUSED_NONE, true, true},
+  };
+  for (const AddendCase& c : cases) {
+    SCOPED_TRACE(c.convolution.name);
+    const ConvCase& conv = c.convolution;
+    const std::vector<uint32_t> inDims = {1, conv.height, conv.width, conv.inChannels};
+    const std::vector<uint32_t> outDims = outputDims(conv);
+    ASSERT_EQ(inDims, outDims) << "the addend is the input or a tensor of its shape";
+    test::InternalModel m;
+    const uint32_t input = m.tensor(inDims);
+    // An earlier tensor: the input doubled by an ADD of its own (a kernel).
+    const uint32_t addend =
+        c.earlierAddend ? addSum(m, input, input, inDims, ANEURALNETWORKS_FUSED_NONE) : input;
+    const uint32_t convolved = addConv(m, addend, conv, 41);
+    uint32_t out = c.addendFirst ? addSum(m, addend, convolved, outDims, c.addActivation)
+                                 : addSum(m, convolved, addend, outDims, c.addActivation);
+    if (c.clampAfter) {
+      const uint32_t clamped = m.tensor(outDims);
+      m.operation(ANEURALNETWORKS_RELU, {out}, {clamped});
+      out = clamped;
+    }
+    const std::shared_ptr<const Model> model = m.finish({input}, {out});
+    const std::vector<float> in = test::seededValues(count(inDims), 12);
+    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(outDims)));
+    forEachIsa([&] {
+      auto native = compileNative(model, nullptr);
+      ASSERT_TRUE(native.ok()) << native.error().message;
+      EXPECT_EQ((*native)->kernelCount(), c.earlierAddend ? 2u : 1u) << "no kernel of the ADD";
+    });
+    // The unmeasured baseline column keeps the ADD a node.
+    const ScopedNativeIsa baseline(hostNativeIsa(), NativeIsa::BASELINE);
+    FusionPlan plan(*model);
+    plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+    EXPECT_EQ(plan.role(c.earlierAddend ? 2 : 1), FusionRole::NODE);
+  }
+}
+
+// ADDs a convolution's kernel does not take in: one that broadcasts, one
+// of an output read twice, one after a kernel that is no convolution.
+TEST(NativeStageTest, LeavesOtherAddsToTheirOwnKernels) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const ConvCase c = depthwise("depthwise 3x3", 16, 16);
+  const std::vector<uint32_t> dims = {1, 16, 16, 16};
+  test::InternalModel m;
+  const uint32_t input = m.tensor(dims);
+  const uint32_t scale = m.tensor({1, 16, 16, 1});
+  const uint32_t first = addConv(m, input, c, 51);
+  const uint32_t broadcast = addSum(m, first, scale, dims, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t second = addConv(m, broadcast, c, 53);
+  const uint32_t twice = addSum(m, second, second, dims, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t pooled = m.tensor(dims);
+  m.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {twice, m.int32(ANEURALNETWORKS_PADDING_SAME), m.int32(1), m.int32(1), m.int32(3),
+               m.int32(3), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {pooled});
+  const uint32_t out = addSum(m, pooled, input, dims, ANEURALNETWORKS_FUSED_NONE);
+  const std::shared_ptr<const Model> model = m.finish({input, scale}, {out});
+  const ScopedNativeIsa avx512(hostNativeIsa(), NativeIsa::AVX512);
+  FusionPlan plan(*model);
+  plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  for (uint32_t op = 0; op < model->main.operations.size(); ++op) {
+    EXPECT_EQ(plan.role(op), FusionRole::NODE) << "operation " << op;
+  }
+}
+
 struct FullyConnectedCase {
   std::vector<uint32_t> inputDims;
   uint32_t units = 0;
@@ -1001,14 +1092,17 @@ TEST(NativeStagePlanTest, HeadRunsNativeAfterItsXnnpackConvolution) {
   // The planner under AVX-512's decisions, which use every form here.
   const ScopedNativeIsa decisions(hostNativeIsa(), NativeIsa::AVX512);
   const Head head = headModel();
-  // Operation by operation, so that every tensor lives in the staged
-  // graph's one arena: the 3x3 convolution on XNNPACK, the rest native.
+  // Node by node, so that every tensor lives in the staged graph's one
+  // arena: the 3x3 convolution on XNNPACK, the rest native, the ADD (3) in
+  // the 1x1 convolution before it.
   const StagePlan plan = planStages(*head.model, 0, 1);
-  ASSERT_EQ(plan.stages.size(), 6u);
+  const std::vector<std::vector<uint32_t>> nodes = {{0}, {1}, {2, 3}, {4}, {5}};
+  ASSERT_EQ(plan.stages.size(), nodes.size());
   for (uint32_t s = 0; s < plan.stages.size(); ++s) {
     EXPECT_EQ(plan.stages[s].native, s > 0) << "stage " << s;
-    EXPECT_EQ(plan.stages[s].operations, (std::vector<uint32_t>{s})) << "stage " << s;
+    EXPECT_EQ(plan.stages[s].operations, nodes[s]) << "stage " << s;
   }
+  EXPECT_EQ(plan.fusions->role(3), FusionRole::ADDEND);
   const StagePlan xnnpackOnly = planStages(*head.model, 0, 1, false);
   ASSERT_EQ(xnnpackOnly.stages.size(), 1u);
   EXPECT_FALSE(xnnpackOnly.stages[0].native);
@@ -1030,7 +1124,7 @@ TEST(NativeStagePlanTest, NativeStagesRunJoinedAsOneStage) {
     const Head head = headModel();
     // Node by node, every node native, every other one threaded.
     StagePlan plan = planStages(*head.model, 0, 1);
-    ASSERT_EQ(plan.stages.size(), 6u);
+    ASSERT_EQ(plan.stages.size(), 5u);
     for (size_t s = 0; s < plan.stages.size(); ++s) {
       plan.stages[s].native = true;
       plan.stages[s].threaded = s % 2 == 0;
@@ -1041,8 +1135,8 @@ TEST(NativeStagePlanTest, NativeStagesRunJoinedAsOneStage) {
                                           NativeRuns::AS_PLANNED);
     ASSERT_TRUE(asPlanned.ok()) << asPlanned.error().message;
     EXPECT_EQ((*joined)->runCount(), 1u);
-    EXPECT_EQ((*joined)->stageCount(), 6u) << "the plan stays as given, for the cache";
-    EXPECT_EQ((*asPlanned)->runCount(), 6u);
+    EXPECT_EQ((*joined)->stageCount(), 5u) << "the plan stays as given, for the cache";
+    EXPECT_EQ((*asPlanned)->runCount(), 5u);
     // With an XNNPACK stage between: the native stages before it and after
     // it run as two, their arenas in the staged graph's.
     StagePlan split = plan;

@@ -3,6 +3,7 @@
 #include "drivers/cpu/fusion.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "drivers/cpu/lowering_context.h"
 #include "drivers/cpu/native_kernel.h"
@@ -79,6 +80,57 @@ bool foldsAsActivation(const Model& model, const Operation& previous, const Oper
          model.main.operands[op.inputs[0]].shape.type == OperandType::TENSOR_FLOAT32;
 }
 
+// The input of `add`, an ADD, other than `output` (which it reads once), or
+// nullopt where it reads `output` twice or not at all.
+std::optional<uint32_t> otherInput(const Operation& add, uint32_t output) {
+  const bool first = add.inputs[0] == output, second = add.inputs[1] == output;
+  if (first == second) return std::nullopt;
+  return add.inputs[first ? 1 : 0];
+}
+
+bool isFloatOfDims(const Operand& operand, const std::vector<uint32_t>& dims) {
+  return operand.shape.type == OperandType::TENSOR_FLOAT32 && operand.shape.dims == dims &&
+         std::find(dims.begin(), dims.end(), 0u) == dims.end();
+}
+
+// A float32 ADD, without broadcast and with a constant fused activation, of
+// what `previous` alone writes for it and a tensor of the same shape that
+// the graph computes (not a constant) before operation `before` (`writer`:
+// each operand's writing operation, kNoNode for none).
+bool foldsAsAddend(const Model& model, const Operation& previous, const Operation& op,
+                   uint32_t before, const std::vector<uint32_t>& writer) {
+  if (op.type != OperationType::ADD || op.inputs.size() != 3 || op.outputs.size() != 1 ||
+      previous.outputs.size() != 1) {
+    return false;
+  }
+  const std::vector<Operand>& operands = model.main.operands;
+  const uint32_t middle = previous.outputs[0];
+  const std::optional<uint32_t> other = otherInput(op, middle);
+  if (!other || operands[middle].lifetime != Lifetime::TEMPORARY_VARIABLE ||
+      operands[middle].consumers != 1) {
+    return false;
+  }
+  const Lifetime activation = operands[op.inputs[2]].lifetime;
+  const Lifetime addend = operands[*other].lifetime;
+  const std::vector<uint32_t>& dims = operands[op.outputs[0]].shape.dims;
+  return (activation == Lifetime::CONSTANT_COPY || activation == Lifetime::CONSTANT_REFERENCE) &&
+         (addend == Lifetime::TEMPORARY_VARIABLE || addend == Lifetime::SUBGRAPH_INPUT ||
+          addend == Lifetime::SUBGRAPH_OUTPUT) &&
+         (writer[*other] == FusionPlan::kNoNode || writer[*other] < before) &&
+         isFloatOfDims(operands[middle], dims) && isFloatOfDims(operands[*other], dims) &&
+         isFloatOfDims(operands[op.outputs[0]], dims);
+}
+
+// The operation writing each operand of `model` (kNoNode: none).
+std::vector<uint32_t> writers(const Model& model) {
+  std::vector<uint32_t> writer(model.main.operands.size(), FusionPlan::kNoNode);
+  const std::vector<Operation>& operations = model.main.operations;
+  for (uint32_t i = 0; i < operations.size(); ++i) {
+    for (uint32_t output : operations[i].outputs) writer[output] = i;
+  }
+  return writer;
+}
+
 }  // namespace
 
 FusionPlan::FusionPlan(const Model& model) {
@@ -111,19 +163,32 @@ FusionPlan::FusionPlan(const Model& model) {
 }
 
 void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& native) {
+  const std::vector<Operation>& operations = model.main.operations;
   const bool activations = nativeFormUse(NativeForm::FOLDED_ACTIVATION) != NativeUse::NO;
-  std::vector<bool> runsNative = native;  // with the activations folded in
+  const bool adds = nativeFormUse(NativeForm::FOLDED_ADD) != NativeUse::NO;
+  const std::vector<uint32_t> writer = adds ? writers(model) : std::vector<uint32_t>{};
+  std::vector<bool> runsNative = native;  // with the activations and ADDs folded in
   for (size_t i = 0; i < staged_.size(); ++i) {
     const uint32_t op = staged_[i];
     Folding& folding = operations_[op];
-    if (activations && i > 0 && folding.role == FusionRole::NODE) {
+    if (i > 0 && folding.role == FusionRole::NODE) {
       const uint32_t previous = staged_[i - 1];
-      if (native[previous] && node(previous) == previous &&
-          foldsAsActivation(model, model.main.operations[previous], model.main.operations[op])) {
+      const uint32_t convolution = node(previous);
+      if (activations && native[previous] && convolution == previous &&
+          foldsAsActivation(model, operations[previous], operations[op])) {
         folding = {FusionRole::ACTIVATION, previous};
         runsNative[op] = true;
         continue;
       }
+      if (adds && native[convolution] && takesActivation(model, operations[convolution]) &&
+          foldsAsAddend(model, operations[previous], operations[op], convolution, writer)) {
+        folding = {FusionRole::ADDEND, convolution};
+        runsNative[op] = true;
+        continue;
+      }
+    }
+    if (folding.role == FusionRole::CLAMP && role(folding.node) == FusionRole::ADDEND) {
+      folding.node = node(folding.node);  // clamps the folded ADD's sums
     }
     if (folding.role == FusionRole::RESHAPE) {
       // Its node may have changed: a reshape before it became one.

@@ -35,6 +35,7 @@ enum class FusionRole : uint8_t {
   PAD,         // folded into the node after it, which reads the PAD's input
   HALF_CAST,   // a float16 weights' CAST, in no stage: every stage reading it folds it in
   ACTIVATION,  // HARD_SWISH or LOGISTIC folded into the native convolution before it
+  ADDEND,      // an ADD of that convolution's output and an earlier tensor, folded into it
 };
 
 class FusionPlan {
@@ -49,9 +50,13 @@ class FusionPlan {
   // PAD along the channels into an ADD too), and a native convolution the
   // HARD_SWISH or LOGISTIC that alone reads its output, where the kernel
   // table uses NativeForm::FOLDED_ACTIVATION (whatever `native` says of the
-  // activation: the caller runs it with its convolution), while a reshape
-  // after it, which it cannot pass through, becomes an XNNPACK node of its
-  // own.
+  // activation: the caller runs it with its convolution), and the ADD that
+  // alone reads a native convolution's output (after its clamp or
+  // activation, if any) where the table uses NativeForm::FOLDED_ADD, its
+  // other input being of the same shape and written before the convolution
+  // (FusionRole::ADDEND, clamps after the ADD becoming the convolution's
+  // too), while a reshape after them, which the kernel cannot pass through,
+  // becomes an XNNPACK node of its own.
   void foldIntoNative(const Model& model, const std::vector<bool>& native);
 
   // The plan of a stage compiled as a model of its own (extractSubmodel):

@@ -127,6 +127,10 @@ Result<std::unique_ptr<NativeKernel>> makePaddedAdd(LoweringContext& context, co
 
 }  // namespace
 
+AddRange nativeAddRange() {
+  return addRange[nativeCodeIsa()];
+}
+
 Result<std::unique_ptr<NativeKernel>> makeNativeAdd(LoweringContext& context, const Operation& op,
                                                     const Operation* pad) {
   ANNRT_CPU_REQUIRE(op.type == OperationType::ADD && op.inputs.size() == 3,

@@ -683,7 +683,7 @@ class ConvolutionKernel final : public NativeKernel {
     const size_t rowFloats = size_t{s.outWidth} * s.outChannels;
     for (uint32_t row = first; row < first + count; ++row) {
       row_(s, inputs[0], weights_.data, bias_.data, output, row);
-      activate(output + row * rowFloats, rowFloats);
+      finishPart(inputs, output, row * rowFloats, rowFloats);
     }
   }
 
@@ -709,14 +709,14 @@ class ConvolutionKernel final : public NativeKernel {
         const float* image = inputs[0] + batch * s.inHeight * s.inWidth * s.inChannels;
         float* out = output + batch * s.outHeight * s.outWidth * s.outChannels;
         row_(s, image, weights_.data, bias_.data, out, row);
-        activate(output + task * taskFloats, taskFloats);
+        finishPart(inputs, output, task * taskFloats, taskFloats);
       }
     });
   }
 
  private:
   void narrow(const OutputRange& range) override { shape_.range = intersect(shape_.range, range); }
-  bool appliesActivations() const override { return true; }
+  bool finishesParts() const override { return true; }
 
   ConvShape shape_;
   RowFunction row_;

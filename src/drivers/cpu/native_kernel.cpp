@@ -36,12 +36,31 @@ Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& contex
 }  // namespace
 
 Result<void> NativeKernel::foldActivation(OperationType type, uint32_t activationOutput) {
-  ANNRT_CPU_REQUIRE(appliesActivations(), "this kernel takes in no {}", operationTypeName(type));
+  ANNRT_CPU_REQUIRE(finishesParts(), "this kernel takes in no {}", operationTypeName(type));
   ANNRT_CPU_REQUIRE(activation_ == nullptr, "a second activation after one taken in");
+  ANNRT_CPU_REQUIRE(!add_, "an activation after an ADD taken in");
   activation_ = nativeActivation(type);
   ANNRT_CPU_REQUIRE(activation_ != nullptr, "no native {} to take in", operationTypeName(type));
   writes_ = activationOutput;
   return {};
+}
+
+Result<void> NativeKernel::foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput) {
+  ANNRT_CPU_REQUIRE(finishesParts(), "this kernel takes in no ADD");
+  ANNRT_CPU_REQUIRE(!add_, "a second ADD after one taken in");
+  ANNRT_CPU_REQUIRE(addend != writes_, "an ADD of the kernel's output to itself");
+  add_ = FoldedAdd{reads_.size(), range, nativeAddRange()};
+  reads_.push_back(addend);
+  writes_ = addOutput;
+  return {};
+}
+
+void NativeKernel::finishPart(const std::vector<const float*>& inputs, float* output, size_t begin,
+                              size_t count) const {
+  float* data = output + begin;
+  if (activation_ != nullptr) activation_(data, data, count);
+  if (add_)
+    add_->add(data, inputs[add_->input] + begin, data, count, add_->range.min, add_->range.max);
 }
 
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,

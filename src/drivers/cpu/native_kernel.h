@@ -33,6 +33,17 @@ using ActivationRange = void (*)(const float* in, float* out, size_t count);
 // run (nativeCodeIsa), or null for any other operation type.
 ActivationRange nativeActivation(OperationType type);
 
+// The values both ranges allow.
+inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
+  return {std::max(a.min, b.min), std::min(a.max, b.max)};
+}
+
+// out = a + b clamped to [min, max], `count` floats (out may be a or b).
+using AddRange = void (*)(const float* a, const float* b, float* out, size_t count, float min,
+                          float max);
+// Its code for the instruction set the kernels run (nativeCodeIsa).
+AddRange nativeAddRange();
+
 // Which rows of its input image a kernel's output row reads: row r reads
 // rows [r * stride - padTop, r * stride - padTop + span), those inside
 // [0, inHeight) (band_pair.h runs such a kernel band by band after the
@@ -76,9 +87,14 @@ class NativeKernel {
   // is a window over one image whose rows runRows writes; else nullopt.
   virtual std::optional<RowReads> rowReads() const { return std::nullopt; }
   // Takes in the clamp (RELU, RELU1, RELU6) that reads this kernel's output
-  // alone: the kernel clamps to `range` too and writes the clamp's output.
+  // alone: the kernel clamps to `range` too (after a folded ADD, its sums)
+  // and writes the clamp's output.
   void foldClamp(const OutputRange& range, uint32_t clampOutput) {
-    narrow(range);
+    if (add_) {
+      add_->range = intersect(add_->range, range);
+    } else {
+      narrow(range);
+    }
     writes_ = clampOutput;
   }
   // Takes in the activation `type` (HARD_SWISH or LOGISTIC) that reads this
@@ -87,6 +103,15 @@ class NativeKernel {
   // the cache, and writes the activation's output. OP_FAILED where the
   // kernel cannot (only convolutions can).
   Result<void> foldActivation(OperationType type, uint32_t activationOutput);
+  // Takes in the ADD (FusionRole::ADDEND) of this kernel's output, which it
+  // alone reads, and `addend`, a tensor of the same shape written before it:
+  // the kernel reads `addend` too (its last input), adds it to each part of
+  // its output right after writing that part (and applying a folded
+  // activation), while that part is in the cache, clamps the sums to
+  // `range` (the ADD's fused activation), and writes the ADD's output. The
+  // output is not written and read back whole, as the ADD's own kernel does.
+  // OP_FAILED where the kernel cannot (only convolutions can).
+  Result<void> foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput);
 
  protected:
   // `form` decides, through the table, where the kernel is used.
@@ -94,24 +119,28 @@ class NativeKernel {
       : reads_(std::move(reads)), writes_(writes), use_(nativeFormUse(form)) {}
   // Intersects the kernel's output range with `range`.
   virtual void narrow(const OutputRange& range) = 0;
-  // Whether run() calls activate() on every part of the output it writes.
-  virtual bool appliesActivations() const { return false; }
-  // The folded activation, if any, over `count` written floats at `data`.
-  void activate(float* data, size_t count) const {
-    if (activation_ != nullptr) activation_(data, data, count);
-  }
+  // Whether run() and runRows() call finishPart() on every part of the
+  // output they write.
+  virtual bool finishesParts() const { return false; }
+  // What folds into the kernel after its own output (an activation, then an
+  // ADD), over the `count` floats from `begin` it has just written to
+  // `output`; `inputs` are run()'s.
+  void finishPart(const std::vector<const float*>& inputs, float* output, size_t begin,
+                  size_t count) const;
 
  private:
+  struct FoldedAdd {
+    size_t input;  // where the addend is in reads()
+    OutputRange range;
+    AddRange add;
+  };
+
   std::vector<uint32_t> reads_;
   uint32_t writes_;
   NativeUse use_;
   ActivationRange activation_ = nullptr;
+  std::optional<FoldedAdd> add_;
 };
-
-// The values both ranges allow.
-inline OutputRange intersect(const OutputRange& a, const OutputRange& b) {
-  return {std::max(a.min, b.min), std::min(a.max, b.max)};
-}
 
 // The kernel for `op` of context.model(), or OP_FAILED saying why it has
 // none (an unsupported type, channel count, layout or parameter). `pad`, if

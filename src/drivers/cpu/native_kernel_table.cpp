@@ -316,6 +316,23 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "257-260; stride-1 consumers of images that fit the 2 MB L2 level (3x3 56x56x144 392-398 "
       "vs 387-394, after a stem 243-249 vs 244-245: not banded)"},
      kUnmeasured},
+    // FOLDED_ADD
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "AVX2 code on an Intel Xeon (ANNRT_CPU_ISA=avx2; no AVX2-only host yet), folded vs the "
+      "convolution's kernel then the ADD's (the library before the fold), then ADD of a second "
+      "input, 1 thread, two runs each: 1x1 96x96 8 -> 32 121-123 vs 189-190 us, 1x1 256x256 8 "
+      "-> 8 263-269 vs 401-404, 1x1 128x128 16 -> 16 152-158 vs 223-232, depthwise 3x3 "
+      "128x128x16 154 vs 213-226, 1x1 64x64 24 -> 24 72-74 vs 82-83, 1x1 56x56 144 -> 24 "
+      "286-298 vs 295-301; whole models 0.92-0.98, the hand models level (0.99-1.02)"},
+     {NativeUse::PREFERRED,
+      "Intel Xeon, folded vs the convolution's kernel then the ADD's (the library before the "
+      "fold), then ADD of a second input, 1 thread, two runs each: 1x1 96x96 8 -> 32 106 vs "
+      "170-173 us, 1x1 256x256 8 -> 8 266-271 vs 397-432, 1x1 128x128 16 -> 16 118-121 vs "
+      "193-195, depthwise 3x3 128x128x16 116-122 vs 185, 1x1 64x64 24 -> 24 56-61 vs 65-66, 1x1 "
+      "56x56 144 -> 24 211-212 vs 222-249; whole models 0.93-0.98 at 1 thread, 0.90-0.97 at 2, "
+      "the hand models level at 1 (0.99-1.01)"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -341,7 +358,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "clamp",
                                                                        "fully connected",
                                                                        "folded activation",
-                                                                       "banded pair"};
+                                                                       "banded pair",
+                                                                       "folded add"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

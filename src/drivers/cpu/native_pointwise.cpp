@@ -514,7 +514,7 @@ class PointwiseKernel final : public NativeKernel {
         const PanelGroup& group = groups_[g];
         tiles_(s, inputs[0], packed_.data, panels_.data() + group.first, group.count, output, tiles,
                t, run);
-        activateTiles(group, output, tiles, t, run);
+        finishTiles(inputs, group, output, tiles, t, run);
         task += run;
       }
     });
@@ -535,7 +535,7 @@ class PointwiseKernel final : public NativeKernel {
     for (const PanelGroup& group : groups_) {
       tiles_(part, image, packed_.data, panels_.data() + group.first, group.count, out, tiles, 0,
              tiles);
-      activatePixels(group, out, 0, part.pixels);
+      finishPixels(inputs, group, output, begin, begin + part.pixels);
     }
   }
 
@@ -545,30 +545,31 @@ class PointwiseKernel final : public NativeKernel {
     shape_.range = range;
     shape_.rangeLanes = RangeLanes(range);
   }
-  bool appliesActivations() const override { return true; }
+  bool finishesParts() const override { return true; }
 
-  // The folded activation over what tiles [first, first + count) of `tiles`
-  // wrote for `group`: their pixels' channels of the group's panels.
-  void activateTiles(const PanelGroup& group, float* output, size_t tiles, size_t first,
-                     size_t count) const {
-    const PointwiseShape& s = shape_;
-    const TileRows share(s.pixels, tiles);
-    activatePixels(group, output, share.start(first),
-                   share.start(first + count - 1) + share.count(first + count - 1));
+  // What folds after the kernel over what tiles [first, first + count) of
+  // `tiles` wrote for `group`: their pixels' channels of the group's panels.
+  void finishTiles(const std::vector<const float*>& inputs, const PanelGroup& group, float* output,
+                   size_t tiles, size_t first, size_t count) const {
+    const TileRows share(shape_.pixels, tiles);
+    finishPixels(inputs, group, output, share.start(first),
+                 share.start(first + count - 1) + share.count(first + count - 1));
   }
 
-  // The folded activation over pixels [begin, end)'s channels of `group`.
-  void activatePixels(const PanelGroup& group, float* output, size_t begin, size_t end) const {
+  // What folds after the kernel over pixels [begin, end)'s channels of
+  // `group`.
+  void finishPixels(const std::vector<const float*>& inputs, const PanelGroup& group, float* output,
+                    size_t begin, size_t end) const {
     const PointwiseShape& s = shape_;
     const Panel& low = panels_[group.first];
     const Panel& high = panels_[group.first + group.count - 1];
     const size_t channels = size_t{high.first} + high.lanes - low.first;
     if (channels == s.outChannels) {
-      activate(output + begin * s.outChannels, (end - begin) * s.outChannels);
+      finishPart(inputs, output, begin * s.outChannels, (end - begin) * s.outChannels);
       return;
     }
     for (size_t pixel = begin; pixel < end; ++pixel) {
-      activate(output + pixel * s.outChannels + low.first, channels);
+      finishPart(inputs, output, pixel * s.outChannels + low.first, channels);
     }
   }
 

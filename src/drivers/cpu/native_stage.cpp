@@ -71,6 +71,12 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       ANNRT_RETURN_IF_ERROR(stage->steps_.back().kernel->foldActivation(op.type, op.outputs[0]));
       continue;
     }
+    if (role == FusionRole::ADDEND) {
+      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode,
+                        "annrt-cpu: operation {} (ADD) folds into no kernel before it", i);
+      ANNRT_RETURN_IF_ERROR(stage->foldAdd(context, op));
+      continue;
+    }
     if (role == FusionRole::PAD) {
       pad = i;
       continue;
@@ -98,6 +104,13 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   for (const Step& step : stage->steps_) produced.push_back(step.kernel->writes());
   ANNRT_RETURN_IF_ERROR(stage->placeTensors(produced, spec));
   return stage;
+}
+
+Result<void> NativeStage::foldAdd(const LoweringContext& context, const Operation& add) {
+  NativeKernel& kernel = *steps_.back().kernel;
+  const uint32_t addend = add.inputs[0] == kernel.writes() ? add.inputs[1] : add.inputs[0];
+  ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, add, 2));
+  return kernel.foldAdd(addend, range, add.outputs[0]);
 }
 
 std::optional<size_t> NativeStage::soleReaderOf(uint32_t operand) const {
@@ -235,7 +248,7 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     // Banded on one thread only: a kernel the plan puts on the pool keeps it.
     if (step.bandsWithNext && (pool == nullptr || (!step.threaded && !steps_[s + 1].threaded))) {
       Step& next = steps_[++s];
-      next.inputs[0] = address(next.reads[0]);
+      for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);
       const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
                           address(step.write)};
       runBandPair(pair, step.inputs, next.inputs, address(next.write));

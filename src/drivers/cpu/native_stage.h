@@ -69,6 +69,8 @@ class NativeStage final : public StageExecutable {
 
   // Floats in the arena (for tests of the planning).
   size_t arenaFloats() const { return arenaFloats_; }
+  // Kernels it runs, one per node (for tests).
+  size_t kernelCount() const { return steps_.size(); }
   // Pairs of steps run band by band on one thread (for tests).
   size_t bandPairs() const {
     return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(),
@@ -101,6 +103,8 @@ class NativeStage final : public StageExecutable {
   // moving a producer to right before its consumer where steps between
   // them do not read its output; operands of `spec`'s boundary never pair.
   void pairBands(const NativeStageSpec& spec);
+  // Folds `add` (FusionRole::ADDEND) into the last step's kernel.
+  Result<void> foldAdd(const LoweringContext& context, const Operation& add);
   // The one step reading `operand` (once), if exactly one does.
   std::optional<size_t> soleReaderOf(uint32_t operand) const;
 
