@@ -151,20 +151,25 @@ void registerCase(const std::string& name, const ConvCase& c) {
   });
 }
 
-// RESIZE_BILINEAR of a size x size image of `channels` to twice its size
-// (half-pixel centers, as MediaPipe's models).
+// RESIZE_BILINEAR of `in`, a size x size image of `channels`, to twice its
+// size (half-pixel centers, as MediaPipe's models); returns its output.
+uint32_t addResize(TestGraph& g, uint32_t in, uint32_t size, uint32_t channels) {
+  const uint32_t out = g.tensor({1, 2 * size, 2 * size, channels});
+  const auto doubled = static_cast<int32_t>(2 * size);
+  g.operation(
+      ANEURALNETWORKS_RESIZE_BILINEAR,
+      {in, g.int32(doubled), g.int32(doubled), g.boolean(false), g.boolean(false), g.boolean(true)},
+      {out});
+  return out;
+}
+
+// That resize alone.
 void registerResize(const std::string& name, uint32_t size, uint32_t channels) {
   registerPair(name, [size, channels](benchmark::State& state, bool native) {
     const size_t pixels = size_t{size} * size;
     runGraph(state, native, pixels * channels, 4 * pixels * channels, [&](TestGraph& g) {
       const uint32_t in = g.tensor({1, size, size, channels});
-      const uint32_t out = g.tensor({1, 2 * size, 2 * size, channels});
-      const auto doubled = static_cast<int32_t>(2 * size);
-      g.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
-                  {in, g.int32(doubled), g.int32(doubled), g.boolean(false), g.boolean(false),
-                   g.boolean(true)},
-                  {out});
-      g.finish({in}, {out});
+      g.finish({in}, {addResize(g, in, size, channels)});
     });
   });
 }
@@ -350,6 +355,45 @@ void registerConvAdd(const std::string& name, const ConvCase& c) {
   });
 }
 
+// A 2x bilinear resize of [1, size, size, channels], then the ADD of its
+// output and a second input of that shape (the pose models' decoders): on
+// the native side the resize's kernel adds it as it writes
+// (NativeForm::FOLDED_ADD); on XNNPACK two nodes.
+void registerResizeAdd(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t in = size_t{size} * size * channels, out = 4 * in;
+    runGraph(state, native, {in, out}, out, [&](TestGraph& g) {
+      const uint32_t image = g.tensor({1, size, size, channels});
+      const uint32_t skip = g.tensor({1, 2 * size, 2 * size, channels});
+      const uint32_t sum = g.tensor({1, 2 * size, 2 * size, channels});
+      g.operation(ANEURALNETWORKS_ADD,
+                  {addResize(g, image, size, channels), skip, g.int32(ANEURALNETWORKS_FUSED_NONE)},
+                  {sum});
+      g.finish({image, skip}, {sum});
+    });
+  });
+}
+
+// MUL of [1, size, size, channels] by [1, 1, 1, channels], then the ADD of
+// its output and a third input of its shape (selfie_segmentation's
+// squeeze-and-excitation, then its residual).
+void registerChannelScaleAdd(const std::string& name, uint32_t size, uint32_t channels) {
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    const size_t floats = size_t{size} * size * channels;
+    runGraph(state, native, {floats, channels, floats}, floats, [&](TestGraph& g) {
+      const uint32_t in = g.tensor({1, size, size, channels});
+      const uint32_t scale = g.tensor({1, 1, 1, channels});
+      const uint32_t residual = g.tensor({1, size, size, channels});
+      const uint32_t scaled = g.tensor({1, size, size, channels});
+      const uint32_t sum = g.tensor({1, size, size, channels});
+      g.operation(ANEURALNETWORKS_MUL, {in, scale, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {scaled});
+      g.operation(ANEURALNETWORKS_ADD, {scaled, residual, g.int32(ANEURALNETWORKS_FUSED_NONE)},
+                  {sum});
+      g.finish({in, scale, residual}, {sum});
+    });
+  });
+}
+
 // The transposed convolution of registerTransposed, then `activation`.
 void registerTransposedThen(const std::string& name, uint32_t size, uint32_t inChannels,
                             uint32_t outChannels, uint32_t block, int32_t activation) {
@@ -457,6 +501,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerAdd;
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
+  using annrt::test::registerChannelScaleAdd;
   using annrt::test::registerConcatenation;
   using annrt::test::registerConvAdd;
   using annrt::test::registerConvPair;
@@ -467,6 +512,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerPaddedAdd;
   using annrt::test::registerReshape;
   using annrt::test::registerResize;
+  using annrt::test::registerResizeAdd;
   using annrt::test::registerTransposed;
   using annrt::test::registerTransposedThen;
   using annrt::test::registerUnary;
@@ -625,6 +671,9 @@ int main(int argc, char** argv) {
   registerConvAdd("ConvAdd_Dw3x3_C16_128", {true, 128, 16, 16, 3, 1, kLinear});
   registerConvAdd("ConvAdd_24to24_64", {false, 64, 24, 24, 1, 1, kLinear});
   registerConvAdd("ConvAdd_144to24_56", {false, 56, 144, 24, 1, 1, kLinear});
+  registerResizeAdd("ResizeAdd_2x_C8_128", 128, 8);
+  registerResizeAdd("ResizeAdd_2x_C48_32", 32, 48);
+  registerChannelScaleAdd("ChannelScaleAdd_128x128x16", 128, 16);
   registerGlobalAverage("GlobalAverage_128x128x16", 128, 16);
   registerGlobalAverage("GlobalAverage_64x64x16", 64, 16);
   registerGlobalAverage("GlobalAverage_16x16x96", 16, 96);

@@ -676,6 +676,69 @@ TEST(NativeStageTest, TakesInTheAddAfterAConvolution) {
   }
 }
 
+// A 2x bilinear resize (half-pixel centers, as MediaPipe's decoders) of
+// `input`, [1, size, size, channels].
+uint32_t addResize2x(test::InternalModel& m, uint32_t input, uint32_t size, uint32_t channels) {
+  const uint32_t output = m.tensor({1, 2 * size, 2 * size, channels});
+  const auto side = static_cast<int32_t>(2 * size);
+  m.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
+              {input, m.int32(side), m.int32(side), m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}),
+               m.constantBytes({}, ANEURALNETWORKS_BOOL, {0}),
+               m.constantBytes({}, ANEURALNETWORKS_BOOL, {1})},
+              {output});
+  return output;
+}
+
+// The ADD after a resize (the pose models' decoder: an upsampled image plus
+// the encoder's of its size) and after a MUL by a vector of channels
+// (selfie_segmentation's squeeze-and-excitation, then its residual) and
+// one of a shape, taken into their kernels as into a convolution's, with a
+// clamp after the ADD, against XNNPACK.
+TEST(NativeStageTest, TakesInTheAddAfterAResizeOrAMultiply) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  constexpr uint32_t kSize = 12, kChannels = 20;
+  const std::vector<uint32_t> small = {1, kSize, kSize, kChannels};
+  const std::vector<uint32_t> large = {1, 2 * kSize, 2 * kSize, kChannels};
+  test::InternalModel m;
+  const uint32_t input = m.tensor(small);
+  // 0 ADD, 1 resize (the addend), 2 resize, 3 ADD into 2, 4 RELU into 2.
+  const uint32_t doubled = addSum(m, input, input, small, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t skip = addResize2x(m, input, kSize, kChannels);
+  const uint32_t upsampled = addResize2x(m, doubled, kSize, kChannels);
+  const uint32_t decoded = addSum(m, upsampled, skip, large, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t clamped = m.tensor(large);
+  m.operation(ANEURALNETWORKS_RELU, {decoded}, {clamped});
+  // 5 a global average, 6 MUL by its [1, 1, 1, C], 7 ADD into 6; 8 MUL of
+  // one shape, 9 ADD into 8.
+  const uint32_t average = m.tensor({1, 1, 1, kChannels});
+  const auto side = static_cast<int32_t>(2 * kSize);
+  m.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+              {clamped, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
+               m.int32(side), m.int32(side), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {average});
+  const uint32_t scaled = m.tensor(large);
+  m.operation(ANEURALNETWORKS_MUL, {skip, average, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {scaled});
+  const uint32_t excited = addSum(m, scaled, clamped, large, ANEURALNETWORKS_FUSED_RELU6);
+  const uint32_t squared = m.tensor(large);
+  m.operation(ANEURALNETWORKS_MUL, {excited, skip, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {squared});
+  const std::shared_ptr<const Model> model =
+      m.finish({input}, {addSum(m, clamped, squared, large, ANEURALNETWORKS_FUSED_NONE)});
+  const std::vector<float> in = test::seededValues(count(small), 14);
+  ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(large)));
+  forEachIsa([&] {
+    FusionPlan plan(*model);
+    plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+    for (uint32_t op : {3u, 7u, 9u}) {
+      EXPECT_EQ(plan.role(op), FusionRole::ADDEND) << "operation " << op;
+      EXPECT_EQ(plan.node(op), op - 1) << "operation " << op;
+    }
+    EXPECT_EQ(plan.node(4), 2u) << "the RELU clamps the sums";
+    auto native = compileNative(model, nullptr);
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    EXPECT_EQ((*native)->kernelCount(), 6u) << "no kernel of the three ADDs";
+  });
+}
+
 // ADDs a convolution's kernel does not take in: one that broadcasts, one
 // of an output read twice, one after a kernel that is no convolution.
 TEST(NativeStageTest, LeavesOtherAddsToTheirOwnKernels) {

@@ -72,6 +72,13 @@ bool takesActivation(const Model& model, const Operation& op) {
   }
 }
 
+// An operation whose native kernel may add a tensor to its output as it
+// writes it (NativeKernel::foldAdd): a convolution, a resize or a MUL.
+bool takesAddend(const Model& model, const Operation& op) {
+  return takesActivation(model, op) || op.type == OperationType::RESIZE_BILINEAR ||
+         op.type == OperationType::MUL;
+}
+
 // A float32 HARD_SWISH or LOGISTIC of what `previous`, a convolution, alone
 // reads.
 bool foldsAsActivation(const Model& model, const Operation& previous, const Operation& op) {
@@ -173,16 +180,16 @@ void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& nat
     Folding& folding = operations_[op];
     if (i > 0 && folding.role == FusionRole::NODE) {
       const uint32_t previous = staged_[i - 1];
-      const uint32_t convolution = node(previous);
-      if (activations && native[previous] && convolution == previous &&
+      const uint32_t producer = node(previous);  // of the output `op` reads
+      if (activations && native[previous] && producer == previous &&
           foldsAsActivation(model, operations[previous], operations[op])) {
         folding = {FusionRole::ACTIVATION, previous};
         runsNative[op] = true;
         continue;
       }
-      if (adds && native[convolution] && takesActivation(model, operations[convolution]) &&
-          foldsAsAddend(model, operations[previous], operations[op], convolution, writer)) {
-        folding = {FusionRole::ADDEND, convolution};
+      if (adds && native[producer] && takesAddend(model, operations[producer]) &&
+          foldsAsAddend(model, operations[previous], operations[op], producer, writer)) {
+        folding = {FusionRole::ADDEND, producer};
         runsNative[op] = true;
         continue;
       }

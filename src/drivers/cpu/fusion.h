@@ -35,7 +35,8 @@ enum class FusionRole : uint8_t {
   PAD,         // folded into the node after it, which reads the PAD's input
   HALF_CAST,   // a float16 weights' CAST, in no stage: every stage reading it folds it in
   ACTIVATION,  // HARD_SWISH or LOGISTIC folded into the native convolution before it
-  ADDEND,      // an ADD of that convolution's output and an earlier tensor, folded into it
+  ADDEND,      // an ADD of a native convolution's, resize's or MUL's output and an
+               // earlier tensor, folded into that kernel
 };
 
 class FusionPlan {
@@ -51,7 +52,7 @@ class FusionPlan {
   // HARD_SWISH or LOGISTIC that alone reads its output, where the kernel
   // table uses NativeForm::FOLDED_ACTIVATION (whatever `native` says of the
   // activation: the caller runs it with its convolution), and the ADD that
-  // alone reads a native convolution's output (after its clamp or
+  // alone reads a native convolution's, resize's or MUL's output (after its clamp or
   // activation, if any) where the table uses NativeForm::FOLDED_ADD, its
   // other input being of the same shape and written before the convolution
   // (FusionRole::ADDEND, clamps after the ADD becoming the convolution's

@@ -101,7 +101,9 @@ class NativeKernel {
   // kernel's output alone (FusionRole::ACTIVATION): the kernel applies it to
   // each part of its output right after writing that part, while it is in
   // the cache, and writes the activation's output. OP_FAILED where the
-  // kernel cannot (only convolutions can).
+  // kernel cannot (only the kernels that finish their parts can:
+  // convolutions, resizes and MULs; the fusion plan folds activations into
+  // convolutions only).
   Result<void> foldActivation(OperationType type, uint32_t activationOutput);
   // Takes in the ADD (FusionRole::ADDEND) of this kernel's output, which it
   // alone reads, and `addend`, a tensor of the same shape written before it:
@@ -110,7 +112,8 @@ class NativeKernel {
   // activation), while that part is in the cache, clamps the sums to
   // `range` (the ADD's fused activation), and writes the ADD's output. The
   // output is not written and read back whole, as the ADD's own kernel does.
-  // OP_FAILED where the kernel cannot (only convolutions can).
+  // OP_FAILED where the kernel cannot (only convolutions, resizes and MULs
+  // can).
   Result<void> foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput);
 
  protected:

@@ -324,14 +324,20 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "input, 1 thread, two runs each: 1x1 96x96 8 -> 32 121-123 vs 189-190 us, 1x1 256x256 8 "
       "-> 8 263-269 vs 401-404, 1x1 128x128 16 -> 16 152-158 vs 223-232, depthwise 3x3 "
       "128x128x16 154 vs 213-226, 1x1 64x64 24 -> 24 72-74 vs 82-83, 1x1 56x56 144 -> 24 "
-      "286-298 vs 295-301; whole models 0.92-0.98, the hand models level (0.99-1.02)"},
+      "286-298 vs 295-301; whole models 0.92-0.98, the hand models level (0.99-1.02). Into "
+      "resizes and MULs (the library with the convolutions' folds only before): 2x resize "
+      "128x128x8 then ADD 271-282 vs 429-438, 32x32x48 71-72 vs 107-108, MUL 128x128x16 by "
+      "its channels then ADD 121-130 vs 174-181; selfie_segmentation 0.956, the rest level"},
      {NativeUse::PREFERRED,
       "Intel Xeon, folded vs the convolution's kernel then the ADD's (the library before the "
       "fold), then ADD of a second input, 1 thread, two runs each: 1x1 96x96 8 -> 32 106 vs "
       "170-173 us, 1x1 256x256 8 -> 8 266-271 vs 397-432, 1x1 128x128 16 -> 16 118-121 vs "
       "193-195, depthwise 3x3 128x128x16 116-122 vs 185, 1x1 64x64 24 -> 24 56-61 vs 65-66, 1x1 "
       "56x56 144 -> 24 211-212 vs 222-249; whole models 0.93-0.98 at 1 thread, 0.90-0.97 at 2, "
-      "the hand models level at 1 (0.99-1.01)"},
+      "the hand models level at 1 (0.99-1.01). Into resizes and MULs (the library with the "
+      "convolutions' folds only before): 2x resize 128x128x8 then ADD 281-287 vs 433-446, "
+      "32x32x48 70-71 vs 108-109, MUL 128x128x16 by its channels then ADD 119-129 vs 177-180; "
+      "selfie_segmentation 0.97 at 1 thread and 0.96 at 2, the rest 0.95-1.01"},
      kUnmeasured},
 }};
 

@@ -101,7 +101,7 @@ enum class NativeForm : uint8_t {
   // A window kernel run band by band with the kernel writing its input
   // image (band_pair.h), against the two one after the other.
   BANDED_PAIR,
-  // An ADD of a native convolution's output and a tensor of its shape
+  // An ADD of a native convolution's, resize's or MUL's output and a tensor of its shape
   // computed before it, taken into the convolution (FusionRole::ADDEND): the
   // tensor added to each part of the output as it is written.
   FOLDED_ADD,

@@ -59,6 +59,7 @@ class MultiplyKernel final : public NativeKernel {
       parallelizeTiles(pool, elements_, kNativeTaskFloats, [&](size_t start, size_t count) {
         multiplyRange[isa_](inputs[0] + start, inputs[1] + start, output + start, count, range_.min,
                             range_.max);
+        finishPart(inputs, output, start, count);
       });
       return;
     }
@@ -66,10 +67,12 @@ class MultiplyKernel final : public NativeKernel {
     parallelizeTiles(pool, elements_ / channels_, tile, [&](size_t first, size_t count) {
       scalePixels[isa_](inputs[0] + first * channels_, inputs[1], output + first * channels_, count,
                         channels_, range_.min, range_.max);
+      finishPart(inputs, output, first * channels_, count * channels_);
     });
   }
 
  private:
+  bool finishesParts() const override { return true; }
   void narrow(const OutputRange& range) override { range_ = intersect(range_, range); }
 
   NativeIsa isa_;  // whose code it runs

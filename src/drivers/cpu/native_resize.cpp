@@ -91,13 +91,16 @@ class ResizeKernel final : public NativeKernel {
         blendRow_(image + s.lower * inRow, image + s.upper * inRow, s.weight,
                   output + task * outRow, columns_.data(), static_cast<uint32_t>(outWidth),
                   channels_);
+        finishPart(inputs, output, task * outRow, outRow);
       }
     });
   }
 
  private:
-  // No activation to take in: the planner folds clamps only into
-  // operations XNNPACK would fold them into (fusion.h), never a resize.
+  bool finishesParts() const override { return true; }
+  // No clamp of its own to take in: the planner folds clamps only into
+  // operations XNNPACK would fold them into (fusion.h), never a resize (one
+  // after an ADD the kernel takes in clamps the sums: foldClamp).
   void narrow(const OutputRange&) override {}
 
   decltype(blendRow.baseline) blendRow_;
