@@ -355,6 +355,29 @@ void registerConvAdd(const std::string& name, const ConvCase& c) {
   });
 }
 
+// A 1x1 product of `c`, then the ADD of its output and its input padded
+// with zeros after its channels (face detection's widening residuals): on
+// the native side the product's kernel adds the narrower input as it writes
+// (NativeForm::FOLDED_ADD), where it ran a PAD-folding ADD after it before.
+void registerConvPaddedAdd(const std::string& name, const ConvCase& c) {
+  const size_t pixels = size_t{c.size} * c.size;
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, pixels * c.inChannels, pixels * c.outChannels, [&](TestGraph& g) {
+      // In the models' order: the product, the PAD, the ADD.
+      const uint32_t in = g.tensor({1, c.size, c.size, c.inChannels});
+      const uint32_t convolved = addConv(g, c, in);
+      const uint32_t padded = g.tensor({1, c.size, c.size, c.outChannels});
+      const auto extra = static_cast<int32_t>(c.outChannels - c.inChannels);
+      g.operation(ANEURALNETWORKS_PAD, {in, g.int32Tensor({4, 2}, {0, 0, 0, 0, 0, 0, 0, extra})},
+                  {padded});
+      const uint32_t sum = g.tensor({1, c.size, c.size, c.outChannels});
+      g.operation(ANEURALNETWORKS_ADD, {convolved, padded, g.int32(ANEURALNETWORKS_FUSED_RELU)},
+                  {sum});
+      g.finish({in}, {sum});
+    });
+  });
+}
+
 // A 2x bilinear resize of [1, size, size, channels], then the ADD of its
 // output and a second input of that shape (the pose models' decoders): on
 // the native side the resize's kernel adds it as it writes
@@ -504,6 +527,7 @@ int main(int argc, char** argv) {
   using annrt::test::registerChannelScaleAdd;
   using annrt::test::registerConcatenation;
   using annrt::test::registerConvAdd;
+  using annrt::test::registerConvPaddedAdd;
   using annrt::test::registerConvPair;
   using annrt::test::registerConvThen;
   using annrt::test::registerFullyConnected;
@@ -671,6 +695,8 @@ int main(int argc, char** argv) {
   registerConvAdd("ConvAdd_Dw3x3_C16_128", {true, 128, 16, 16, 3, 1, kLinear});
   registerConvAdd("ConvAdd_24to24_64", {false, 64, 24, 24, 1, 1, kLinear});
   registerConvAdd("ConvAdd_144to24_56", {false, 56, 144, 24, 1, 1, kLinear});
+  registerConvPaddedAdd("ConvPaddedAdd_24to28_64", {false, 64, 24, 28, 1, 1, kLinear});
+  registerConvPaddedAdd("ConvPaddedAdd_32to48_48", {false, 48, 32, 48, 1, 1, kLinear});
   registerResizeAdd("ResizeAdd_2x_C8_128", 128, 8);
   registerResizeAdd("ResizeAdd_2x_C48_32", 32, 48);
   registerChannelScaleAdd("ChannelScaleAdd_128x128x16", 128, 16);

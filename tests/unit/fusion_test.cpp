@@ -127,6 +127,14 @@ TEST(FusionPlanTest, FoldsAPadIntoANativeAddOnly) {
   expectFoldings(plan, {{NODE, 0}, {PAD, 2}, {NODE, 2}, {CLAMP, 2}});
   EXPECT_FALSE(plan.joinsPrevious(1));
   EXPECT_TRUE(plan.joinsPrevious(2));
+
+  // The convolution native too, where the table takes ADDs into kernels:
+  // the ADD, its PAD and the clamp after it all go into the convolution.
+  const ScopedNativeIsa avx512(hostNativeIsa(), NativeIsa::AVX512);
+  FusionPlan allNative(*model);
+  allNative.foldIntoNative(*model, nativeOnly(*model, {0, 1, 2, 3}));
+  expectFoldings(allNative, {{NODE, 0}, {PAD, 0}, {ADDEND, 0}, {CLAMP, 0}});
+  EXPECT_TRUE(allNative.joinsPrevious(1));
 }
 
 // A reshape is no node: it goes with the node before it, unless there is

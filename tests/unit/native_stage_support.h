@@ -21,13 +21,18 @@
 
 namespace annrt::cpu {
 
-// `model` as one native stage, every operation on annrt-cpu's own kernels,
-// with the folds the planner gives such a stage.
+// The fusion plan of `model` with every operation on annrt-cpu's own
+// kernels: the folds the planner gives such a stage.
+inline FusionPlan allNativeFusions(const Model& model) {
+  FusionPlan fusions(model);
+  fusions.foldIntoNative(model, std::vector<bool>(model.main.operations.size(), true));
+  return fusions;
+}
+
+// `model` as one native stage, every operation on annrt-cpu's own kernels.
 inline Result<std::unique_ptr<NativeStage>> compileNative(const std::shared_ptr<const Model>& model,
                                                           ThreadPool pool) {
-  FusionPlan fusions(*model);
-  fusions.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
-  return NativeStage::compile(model, fusions, std::move(pool));
+  return NativeStage::compile(model, allNativeFusions(*model), std::move(pool));
 }
 
 // Runs `stage` on one input; the output has `outputCount` floats.

@@ -526,6 +526,13 @@ void expectNativeAsXnnpack(const std::shared_ptr<const Model>& model,
   });
 }
 
+// expectNativeAsXnnpack on seeded values of `inputDims`.
+void expectNativeAsXnnpackOnSeeded(const std::shared_ptr<const Model>& model,
+                                   const std::vector<uint32_t>& inputDims, uint32_t seed,
+                                   size_t outputs) {
+  expectNativeAsXnnpack(model, test::seededValues(count(inputDims), seed), outputs);
+}
+
 struct BandPairCase {
   ConvCase producer, consumer;
 };
@@ -661,8 +668,7 @@ TEST(NativeStageTest, TakesInTheAddAfterAConvolution) {
       out = clamped;
     }
     const std::shared_ptr<const Model> model = m.finish({input}, {out});
-    const std::vector<float> in = test::seededValues(count(inDims), 12);
-    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(outDims)));
+    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpackOnSeeded(model, inDims, 12, count(outDims)));
     forEachIsa([&] {
       auto native = compileNative(model, nullptr);
       ASSERT_TRUE(native.ok()) << native.error().message;
@@ -670,9 +676,47 @@ TEST(NativeStageTest, TakesInTheAddAfterAConvolution) {
     });
     // The unmeasured baseline column keeps the ADD a node.
     const ScopedNativeIsa baseline(hostNativeIsa(), NativeIsa::BASELINE);
-    FusionPlan plan(*model);
-    plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+    const FusionPlan plan = allNativeFusions(*model);
     EXPECT_EQ(plan.role(c.earlierAddend ? 2 : 1), FusionRole::NODE);
+  }
+}
+
+// Face detection's widening residuals: a 1x1 product to more channels, then
+// the ADD of its output and its input padded with zeros along the channels
+// (before, after or both), the PAD and the ADD taken into the product's
+// kernel; one with its panels in groups, each pixel's channels added group
+// by group, the padding crossing groups; against XNNPACK.
+TEST(NativeStageTest, TakesInTheAddOfAPaddedTensor) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  struct Case {
+    ConvCase product;
+    uint32_t before, after;
+  };
+  for (const Case& c : {Case{pointwise("24 -> 28, 4 after", 20, 24, 28), 0, 4},
+                        Case{pointwise("16 -> 40, 8 before and 16 after", 9, 16, 40), 8, 16},
+                        Case{pointwise("512 -> 520 in groups, 8 before", 4, 512, 520), 8, 0}}) {
+    SCOPED_TRACE(c.product.name);
+    const std::vector<uint32_t> inDims = {1, c.product.height, c.product.width,
+                                          c.product.inChannels};
+    const std::vector<uint32_t> outDims = outputDims(c.product);
+    test::InternalModel m;
+    const uint32_t input = m.tensor(inDims);
+    const uint32_t convolved = addConv(m, input, c.product, 43);
+    const uint32_t padded = test::addPad(
+        m, input, inDims,
+        {0, 0, 0, 0, 0, 0, static_cast<int32_t>(c.before), static_cast<int32_t>(c.after)});
+    const std::shared_ptr<const Model> model =
+        m.finish({input}, {addSum(m, convolved, padded, outDims, ANEURALNETWORKS_FUSED_RELU)});
+    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpackOnSeeded(model, inDims, 15, count(outDims)));
+    forEachIsa([&] {
+      const FusionPlan plan = allNativeFusions(*model);
+      EXPECT_EQ(plan.role(1), FusionRole::PAD);
+      EXPECT_EQ(plan.node(1), 0u);
+      EXPECT_EQ(plan.role(2), FusionRole::ADDEND);
+      auto native = compileNative(model, nullptr);
+      ASSERT_TRUE(native.ok()) << native.error().message;
+      EXPECT_EQ((*native)->kernelCount(), 1u);
+    });
   }
 }
 
@@ -723,11 +767,9 @@ TEST(NativeStageTest, TakesInTheAddAfterAResizeOrAMultiply) {
   m.operation(ANEURALNETWORKS_MUL, {excited, skip, m.int32(ANEURALNETWORKS_FUSED_NONE)}, {squared});
   const std::shared_ptr<const Model> model =
       m.finish({input}, {addSum(m, clamped, squared, large, ANEURALNETWORKS_FUSED_NONE)});
-  const std::vector<float> in = test::seededValues(count(small), 14);
-  ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(large)));
+  ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpackOnSeeded(model, small, 14, count(large)));
   forEachIsa([&] {
-    FusionPlan plan(*model);
-    plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+    const FusionPlan plan = allNativeFusions(*model);
     for (uint32_t op : {3u, 7u, 9u}) {
       EXPECT_EQ(plan.role(op), FusionRole::ADDEND) << "operation " << op;
       EXPECT_EQ(plan.node(op), op - 1) << "operation " << op;
@@ -760,8 +802,7 @@ TEST(NativeStageTest, LeavesOtherAddsToTheirOwnKernels) {
   const uint32_t out = addSum(m, pooled, input, dims, ANEURALNETWORKS_FUSED_NONE);
   const std::shared_ptr<const Model> model = m.finish({input, scale}, {out});
   const ScopedNativeIsa avx512(hostNativeIsa(), NativeIsa::AVX512);
-  FusionPlan plan(*model);
-  plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  const FusionPlan plan = allNativeFusions(*model);
   for (uint32_t op = 0; op < model->main.operations.size(); ++op) {
     EXPECT_EQ(plan.role(op), FusionRole::NODE) << "operation " << op;
   }

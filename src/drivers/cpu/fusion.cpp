@@ -100,12 +100,22 @@ bool isFloatOfDims(const Operand& operand, const std::vector<uint32_t>& dims) {
          std::find(dims.begin(), dims.end(), 0u) == dims.end();
 }
 
+// Whether `operand` is float32 [N, H, W, C] with the N, H and W of `dims`
+// and at most its C channels (the input of a PAD along the channels folded
+// into an ADD of `dims`).
+bool isNarrowerInChannels(const Operand& operand, const std::vector<uint32_t>& dims) {
+  const std::vector<uint32_t>& own = operand.shape.dims;
+  return operand.shape.type == OperandType::TENSOR_FLOAT32 && own.size() == 4 && dims.size() == 4 &&
+         std::equal(own.begin(), own.begin() + 3, dims.begin()) && own[3] > 0 && own[3] <= dims[3];
+}
+
 // A float32 ADD, without broadcast and with a constant fused activation, of
 // what `previous` alone writes for it and a tensor of the same shape that
 // the graph computes (not a constant) before operation `before` (`writer`:
-// each operand's writing operation, kNoNode for none).
+// each operand's writing operation, kNoNode for none); or, with `pad`, a
+// PAD along the channels of such a tensor folded into the ADD.
 bool foldsAsAddend(const Model& model, const Operation& previous, const Operation& op,
-                   uint32_t before, const std::vector<uint32_t>& writer) {
+                   uint32_t before, const std::vector<uint32_t>& writer, const Operation* pad) {
   if (op.type != OperationType::ADD || op.inputs.size() != 3 || op.outputs.size() != 1 ||
       previous.outputs.size() != 1) {
     return false;
@@ -117,15 +127,21 @@ bool foldsAsAddend(const Model& model, const Operation& previous, const Operatio
       operands[middle].consumers != 1) {
     return false;
   }
+  if (pad != nullptr &&
+      (pad->inputs.empty() || pad->outputs.size() != 1 || pad->outputs[0] != *other)) {
+    return false;
+  }
+  const uint32_t addend = pad != nullptr ? pad->inputs[0] : *other;
   const Lifetime activation = operands[op.inputs[2]].lifetime;
-  const Lifetime addend = operands[*other].lifetime;
+  const Lifetime lifetime = operands[addend].lifetime;
   const std::vector<uint32_t>& dims = operands[op.outputs[0]].shape.dims;
+  const bool shaped = pad != nullptr ? isNarrowerInChannels(operands[addend], dims)
+                                     : isFloatOfDims(operands[addend], dims);
   return (activation == Lifetime::CONSTANT_COPY || activation == Lifetime::CONSTANT_REFERENCE) &&
-         (addend == Lifetime::TEMPORARY_VARIABLE || addend == Lifetime::SUBGRAPH_INPUT ||
-          addend == Lifetime::SUBGRAPH_OUTPUT) &&
-         (writer[*other] == FusionPlan::kNoNode || writer[*other] < before) &&
-         isFloatOfDims(operands[middle], dims) && isFloatOfDims(operands[*other], dims) &&
-         isFloatOfDims(operands[op.outputs[0]], dims);
+         (lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_INPUT ||
+          lifetime == Lifetime::SUBGRAPH_OUTPUT) &&
+         (writer[addend] == FusionPlan::kNoNode || writer[addend] < before) && shaped &&
+         isFloatOfDims(operands[middle], dims) && isFloatOfDims(operands[op.outputs[0]], dims);
 }
 
 // The operation writing each operand of `model` (kNoNode: none).
@@ -180,16 +196,21 @@ void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& nat
     Folding& folding = operations_[op];
     if (i > 0 && folding.role == FusionRole::NODE) {
       const uint32_t previous = staged_[i - 1];
-      const uint32_t producer = node(previous);  // of the output `op` reads
-      if (activations && native[previous] && producer == previous &&
+      if (activations && native[previous] && node(previous) == previous &&
           foldsAsActivation(model, operations[previous], operations[op])) {
         folding = {FusionRole::ACTIVATION, previous};
         runsNative[op] = true;
         continue;
       }
+      // A PAD folded into the ADD goes with it.
+      const bool padded = i > 1 && role(previous) == FusionRole::PAD && node(previous) == op;
+      const uint32_t writesSummand = padded ? staged_[i - 2] : previous;
+      const uint32_t producer = node(writesSummand);  // of the output `op` reads
       if (adds && native[producer] && takesAddend(model, operations[producer]) &&
-          foldsAsAddend(model, operations[previous], operations[op], producer, writer)) {
+          foldsAsAddend(model, operations[writesSummand], operations[op], producer, writer,
+                        padded ? &operations[previous] : nullptr)) {
         folding = {FusionRole::ADDEND, producer};
+        if (padded) operations_[previous].node = producer;
         runsNative[op] = true;
         continue;
       }

@@ -29,12 +29,6 @@ ANNRT_NATIVE_VARIANTS(
       for (; i < count; ++i) out[i] = clamp1(a[i] + b[i], min, max);
     })
 
-// Which channels of each output pixel the narrow (unpadded) input covers:
-// [before, before + count) of `channels`.
-struct ChannelSpan {
-  uint32_t before = 0, count = 0, channels = 0;
-};
-
 // `pixels` output pixels: narrow's channels added to full's where they
 // cover it, full's alone elsewhere.
 ANNRT_NATIVE_VARIANTS(addPaddedPixels,
@@ -109,23 +103,34 @@ Result<void> checkReadable(const LoweringContext& context, const Operation& op, 
 Result<std::unique_ptr<NativeKernel>> makePaddedAdd(LoweringContext& context, const Operation& op,
                                                     const Operation& pad, OutputRange range) {
   const uint32_t padded = op.inputs[0] == pad.outputs[0] ? 0 : 1, other = 1 - padded;
-  ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> paddings,
-                         foldablePaddings(context, pad, op, padded));
-  ANNRT_CPU_REQUIRE(
-      paddings[0] + paddings[1] + paddings[2] + paddings[3] + paddings[4] + paddings[5] == 0,
-      "a PAD {} folds into an ADD only along the channels", toString(paddings));
-  const Shape& output = context.output(op, 0).shape;
-  ANNRT_CPU_REQUIRE(context.input(op, other).shape.dims == output.dims &&
-                        context.input(op, padded).shape.dims == output.dims,
+  ANNRT_ASSIGN_OR_RETURN(const ChannelSpan span, channelPadding(context, pad, op, padded));
+  ANNRT_CPU_REQUIRE(context.input(op, other).shape.dims == context.output(op, 0).shape.dims,
                     "the native ADD does not broadcast");
   ANNRT_RETURN_IF_ERROR(checkReadable(context, op, other));
-  ANNRT_CPU_REQUIRE(!context.isConstantTensor(pad.inputs[0]), "the PAD's input is a constant");
-  const ChannelSpan span{paddings[6], context.input(pad, 0).shape.dims[3], output.dims[3]};
-  return std::unique_ptr<NativeKernel>(
-      new AddKernel({pad.inputs[0], op.inputs[other]}, op, elementCount(output), range, span));
+  return std::unique_ptr<NativeKernel>(new AddKernel({pad.inputs[0], op.inputs[other]}, op,
+                                                     elementCount(context.output(op, 0).shape),
+                                                     range, span));
 }
 
 }  // namespace
+
+Result<ChannelSpan> channelPadding(const LoweringContext& context, const Operation& pad,
+                                   const Operation& add, uint32_t paddedInput) {
+  ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> paddings,
+                         foldablePaddings(context, pad, add, paddedInput));
+  ANNRT_CPU_REQUIRE(
+      paddings[0] + paddings[1] + paddings[2] + paddings[3] + paddings[4] + paddings[5] == 0,
+      "a PAD {} folds into an ADD only along the channels", toString(paddings));
+  const Shape& output = context.output(add, 0).shape;
+  ANNRT_CPU_REQUIRE(context.input(add, paddedInput).shape.dims == output.dims,
+                    "the native ADD does not broadcast");
+  ANNRT_CPU_REQUIRE(!context.isConstantTensor(pad.inputs[0]), "the PAD's input is a constant");
+  return ChannelSpan{paddings[6], context.input(pad, 0).shape.dims[3], output.dims[3]};
+}
+
+AddPaddedPixels nativeAddPaddedPixels() {
+  return addPaddedPixels[nativeCodeIsa()];
+}
 
 AddRange nativeAddRange() {
   return addRange[nativeCodeIsa()];

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/native_kernel.h"
 
+#include <algorithm>
+
 #include "common/log.h"
 #include "drivers/cpu/op_lowering.h"
 
@@ -45,11 +47,14 @@ Result<void> NativeKernel::foldActivation(OperationType type, uint32_t activatio
   return {};
 }
 
-Result<void> NativeKernel::foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput) {
+Result<void> NativeKernel::foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput,
+                                   std::optional<ChannelSpan> span) {
   ANNRT_CPU_REQUIRE(finishesParts(), "this kernel takes in no ADD");
   ANNRT_CPU_REQUIRE(!add_, "a second ADD after one taken in");
   ANNRT_CPU_REQUIRE(addend != writes_, "an ADD of the kernel's output to itself");
-  add_ = FoldedAdd{reads_.size(), range, nativeAddRange()};
+  ANNRT_CPU_REQUIRE(!span || (span->channels > 0 && span->before + span->count <= span->channels),
+                    "a padded addend outside its pixels");
+  add_ = FoldedAdd{reads_.size(), range, nativeAddRange(), span, nativeAddPaddedPixels()};
   reads_.push_back(addend);
   writes_ = addOutput;
   return {};
@@ -59,8 +64,42 @@ void NativeKernel::finishPart(const std::vector<const float*>& inputs, float* ou
                               size_t count) const {
   float* data = output + begin;
   if (activation_ != nullptr) activation_(data, data, count);
-  if (add_)
+  if (!add_) return;
+  if (add_->span) {
+    addPadded(inputs[add_->input], output, begin, count);
+  } else {
     add_->add(data, inputs[add_->input] + begin, data, count, add_->range.min, add_->range.max);
+  }
+}
+
+void NativeKernel::addPadded(const float* addend, float* output, size_t begin, size_t count) const {
+  const ChannelSpan& span = *add_->span;
+  const OutputRange& range = add_->range;
+  if (begin % span.channels == 0 && count % span.channels == 0) {
+    const size_t pixel = begin / span.channels;
+    add_->addPixels(addend + pixel * span.count, output + begin, output + begin,
+                    count / span.channels, span, range.min, range.max);
+    return;
+  }
+  // Parts of pixels (a group of a product's panels): channel by channel.
+  auto clampRange = [&](float* at, size_t n) {
+    for (size_t i = 0; i < n; ++i) at[i] = std::clamp(at[i], range.min, range.max);
+  };
+  const size_t end = begin + count, covered = size_t{span.before} + span.count;
+  for (size_t at = begin; at < end;) {
+    const size_t pixel = at / span.channels, first = at % span.channels;
+    const size_t last = std::min<size_t>(span.channels, first + (end - at));
+    float* out = output + pixel * span.channels;
+    const size_t low = std::clamp<size_t>(span.before, first, last);
+    const size_t high = std::clamp<size_t>(covered, low, last);
+    clampRange(out + first, low - first);
+    if (high > low) {
+      add_->add(out + low, addend + pixel * span.count + (low - span.before), out + low, high - low,
+                range.min, range.max);
+    }
+    clampRange(out + high, last - high);
+    at = pixel * span.channels + last;
+  }
 }
 
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,

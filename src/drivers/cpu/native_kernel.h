@@ -44,6 +44,20 @@ using AddRange = void (*)(const float* a, const float* b, float* out, size_t cou
 // Its code for the instruction set the kernels run (nativeCodeIsa).
 AddRange nativeAddRange();
 
+// Which channels of each pixel of an ADD's output a narrower input, zero
+// padded along the channels (a PAD folded in), covers: [before, before +
+// count) of `channels`.
+struct ChannelSpan {
+  uint32_t before = 0, count = 0, channels = 0;
+};
+
+// out = full + narrow (padded with zeros to `span`) clamped to [min, max],
+// `pixels` pixels of span.channels floats (out may be full).
+using AddPaddedPixels = void (*)(const float* narrow, const float* full, float* out, size_t pixels,
+                                 ChannelSpan span, float min, float max);
+// Its code for the instruction set the kernels run (nativeCodeIsa).
+AddPaddedPixels nativeAddPaddedPixels();
+
 // Which rows of its input image a kernel's output row reads: row r reads
 // rows [r * stride - padTop, r * stride - padTop + span), those inside
 // [0, inHeight) (band_pair.h runs such a kernel band by band after the
@@ -114,7 +128,10 @@ class NativeKernel {
   // output is not written and read back whole, as the ADD's own kernel does.
   // OP_FAILED where the kernel cannot (only convolutions, resizes and MULs
   // can).
-  Result<void> foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput);
+  // With `span`, the addend has span->count channels, zero padded to the
+  // output's (a PAD along the channels folded in): added to those it covers.
+  Result<void> foldAdd(uint32_t addend, const OutputRange& range, uint32_t addOutput,
+                       std::optional<ChannelSpan> span = std::nullopt);
 
  protected:
   // `form` decides, through the table, where the kernel is used.
@@ -136,7 +153,12 @@ class NativeKernel {
     size_t input;  // where the addend is in reads()
     OutputRange range;
     AddRange add;
+    std::optional<ChannelSpan> span;
+    AddPaddedPixels addPixels;
   };
+  // The folded ADD of a padded addend over output floats [begin, begin +
+  // count), which may start and end inside a pixel.
+  void addPadded(const float* addend, float* output, size_t begin, size_t count) const;
 
   std::vector<uint32_t> reads_;
   uint32_t writes_;
@@ -158,6 +180,12 @@ Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
 // `reader` reads its output, at input `readerInput`.
 Result<std::vector<uint32_t>> foldablePaddings(const LoweringContext& context, const Operation& pad,
                                                const Operation& reader, uint32_t readerInput);
+
+// Where the input of `pad`, a PAD along the channels only whose output only
+// `add` reads (at input `paddedInput`), goes in each pixel of the ADD's
+// output; OP_FAILED where the PAD is not such a one.
+Result<ChannelSpan> channelPadding(const LoweringContext& context, const Operation& pad,
+                                   const Operation& add, uint32_t paddedInput);
 
 // The family makers makeNativeKernel dispatches to.
 Result<std::unique_ptr<NativeKernel>> makeNativeConvolution(LoweringContext& context,

@@ -327,7 +327,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "286-298 vs 295-301; whole models 0.92-0.98, the hand models level (0.99-1.02). Into "
       "resizes and MULs (the library with the convolutions' folds only before): 2x resize "
       "128x128x8 then ADD 271-282 vs 429-438, 32x32x48 71-72 vs 107-108, MUL 128x128x16 by "
-      "its channels then ADD 121-130 vs 174-181; selfie_segmentation 0.956, the rest level"},
+      "its channels then ADD 121-130 vs 174-181; selfie_segmentation 0.956, the rest level. "
+      "With a PAD of the addend's channels (before: the ADD's kernel taking the PAD in): 1x1 "
+      "48x48 32 -> 48 then ADD 110 vs 123-125, 64x64 24 -> 28 110 vs 111-114"},
      {NativeUse::PREFERRED,
       "Intel Xeon, folded vs the convolution's kernel then the ADD's (the library before the "
       "fold), then ADD of a second input, 1 thread, two runs each: 1x1 96x96 8 -> 32 106 vs "
@@ -337,7 +339,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "the hand models level at 1 (0.99-1.01). Into resizes and MULs (the library with the "
       "convolutions' folds only before): 2x resize 128x128x8 then ADD 281-287 vs 433-446, "
       "32x32x48 70-71 vs 108-109, MUL 128x128x16 by its channels then ADD 119-129 vs 177-180; "
-      "selfie_segmentation 0.97 at 1 thread and 0.96 at 2, the rest 0.95-1.01"},
+      "selfie_segmentation 0.97 at 1 thread and 0.96 at 2, the rest 0.95-1.01. With a PAD of "
+      "the addend's channels (before: the ADD's kernel taking the PAD in): 1x1 48x48 32 -> 48 "
+      "then ADD 71-76 vs 87-92, 64x64 24 -> 28 131-134 vs 137-140; the face models level "
+      "(0.98-1.03 over 3-5 alternations)"},
      kUnmeasured},
 }};
 

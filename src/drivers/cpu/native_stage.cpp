@@ -72,9 +72,11 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       continue;
     }
     if (role == FusionRole::ADDEND) {
-      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode,
+      const bool padded = pad != FusionPlan::kNoNode;
+      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode && (!padded || fusions.node(pad) == lastNode),
                         "annrt-cpu: operation {} (ADD) folds into no kernel before it", i);
-      ANNRT_RETURN_IF_ERROR(stage->foldAdd(context, op));
+      ANNRT_RETURN_IF_ERROR(stage->foldAdd(context, op, padded ? &main.operations[pad] : nullptr));
+      pad = FusionPlan::kNoNode;
       continue;
     }
     if (role == FusionRole::PAD) {
@@ -106,11 +108,17 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   return stage;
 }
 
-Result<void> NativeStage::foldAdd(const LoweringContext& context, const Operation& add) {
+Result<void> NativeStage::foldAdd(const LoweringContext& context, const Operation& add,
+                                  const Operation* pad) {
   NativeKernel& kernel = *steps_.back().kernel;
-  const uint32_t addend = add.inputs[0] == kernel.writes() ? add.inputs[1] : add.inputs[0];
+  const uint32_t summand = add.inputs[0] == kernel.writes() ? 0 : 1;
+  ANNRT_CPU_REQUIRE(add.inputs[summand] == kernel.writes(),
+                    "annrt-cpu: the ADD reads nothing the kernel before it writes");
   ANNRT_ASSIGN_OR_RETURN(OutputRange range, fusedActivation(context, add, 2));
-  return kernel.foldAdd(addend, range, add.outputs[0]);
+  const uint32_t other = add.inputs[1 - summand];
+  if (pad == nullptr) return kernel.foldAdd(other, range, add.outputs[0]);
+  ANNRT_ASSIGN_OR_RETURN(const ChannelSpan span, channelPadding(context, *pad, add, 1 - summand));
+  return kernel.foldAdd(pad->inputs[0], range, add.outputs[0], span);
 }
 
 std::optional<size_t> NativeStage::soleReaderOf(uint32_t operand) const {

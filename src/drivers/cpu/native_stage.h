@@ -103,8 +103,9 @@ class NativeStage final : public StageExecutable {
   // moving a producer to right before its consumer where steps between
   // them do not read its output; operands of `spec`'s boundary never pair.
   void pairBands(const NativeStageSpec& spec);
-  // Folds `add` (FusionRole::ADDEND) into the last step's kernel.
-  Result<void> foldAdd(const LoweringContext& context, const Operation& add);
+  // Folds `add` (FusionRole::ADDEND) into the last step's kernel, with
+  // `pad`, if any, the PAD along the channels folded into the ADD.
+  Result<void> foldAdd(const LoweringContext& context, const Operation& add, const Operation* pad);
   // The one step reading `operand` (once), if exactly one does.
   std::optional<size_t> soleReaderOf(uint32_t operand) const;
 

@@ -143,11 +143,11 @@ StagePlan planStages(const Model& model, double handOffMicros, uint32_t threads,
   for (size_t i = 0; i < operations.size(); ++i) nativeOperation[operations[i]] = native[i];
   fusions->foldIntoNative(model, nativeOperation);
   for (size_t i = 1; i < operations.size(); ++i) {
-    // A folded activation or ADD runs in its convolution's kernel, as does a
-    // clamp after the ADD.
+    // A folded activation or ADD runs in its convolution's kernel, as do a
+    // clamp after the ADD and a PAD folded into it.
     const FusionRole role = fusions->role(operations[i]);
     const bool folded = role == FusionRole::ACTIVATION || role == FusionRole::ADDEND ||
-                        (role == FusionRole::CLAMP && native[i - 1]);
+                        ((role == FusionRole::CLAMP || role == FusionRole::PAD) && native[i - 1]);
     if (folded && fusions->joinsPrevious(i)) {
       native[i] = true;
       threaded[i] = threaded[i - 1];
