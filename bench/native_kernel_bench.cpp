@@ -608,6 +608,14 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_144to24_56_Linear", {false, 56, 144, 24, 1, 1, kLinear});
   registerCase("Pointwise_8to32_96_Linear", {false, 96, 8, 32, 1, 1, kLinear});
   registerCase("Pointwise_12to48_48_Linear", {false, 48, 12, 48, 1, 1, kLinear});
+  // face_detection_short_range's products to channel counts that are no
+  // multiple of 16 (its blocks widen by 4 or 6 channels).
+  registerCase("Pointwise_24to28_64_Linear", {false, 64, 24, 28, 1, 1, kLinear});
+  registerCase("Pointwise_28to32_32_Linear", {false, 32, 28, 32, 1, 1, kLinear});
+  registerCase("Pointwise_32to36_32_Linear", {false, 32, 32, 36, 1, 1, kLinear});
+  registerCase("Pointwise_36to42_32_Linear", {false, 32, 36, 42, 1, 1, kLinear});
+  registerCase("Pointwise_42to48_16_Linear", {false, 16, 42, 48, 1, 1, kLinear});
+  registerCase("Pointwise_24to24_64_Linear", {false, 64, 24, 24, 1, 1, kLinear});
   // A 1x1 expansion, then the depthwise convolution reading its output, of
   // hand_landmark_full (3.2 and 1.8 MB between the two), and its stem then
   // first depthwise convolution (1.2 MB).

@@ -97,6 +97,9 @@ struct PointwiseShape {
   uint32_t inChannels = 0, outChannels = 0;
   OutputRange range;
   RangeLanes rangeLanes;  // range's (PointwiseKernel::setRange)
+  // The panels are one group, so a tile's panels are all written together
+  // (a partial last one may spill: tile).
+  bool spillLastPanel = false;
 };
 
 // The first `lanes` (1 to kLanes<Vec> - 1) floats of `y` at `at`, each
@@ -206,7 +209,7 @@ template <class Vec, int R, int W, int V, bool EIGHT>
 template <class Vec, int R, int W, uint32_t KC = 0>
 [[gnu::always_inline]] inline void tile(const float* image, uint32_t K, const float* panel,
                                         float* out, size_t stride, int lanes,
-                                        const RangeLanes& range) {
+                                        const RangeLanes& range, bool spill) {
   constexpr int L = kLanes<Vec>;
   constexpr int V = W / L;            // vectors of L floats
   constexpr bool EIGHT = W % L == 8;  // and one of 8
@@ -246,8 +249,24 @@ template <class Vec, int R, int W, uint32_t KC = 0>
     }
     return;
   }
+  // A partial panel whose next pixel's channels are written after it
+  // (spill): every row but the last stores whole vectors, the lanes past
+  // the panel's end landing on the next pixel, which overwrites them; only
+  // the last row stores part of a vector (XNNPACK's masked stores; here
+  // the partial stores of every row took 24 -> 28 channels to twice
+  // XNNPACK's time).
+  if (spill) {
 #pragma GCC unroll 12
-  for (int r = 0; r < R; ++r) {
+    for (int r = 0; r + 1 < R; ++r) {
+      float* row = out + stride * r;
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v)
+        storeVector(row + ptrdiff_t{L} * v, clampVector(wide[r][v], lo, hi));
+      if constexpr (EIGHT) storeVector(row + ptrdiff_t{L} * V, clampVector(narrow[r], lo8, hi8));
+    }
+  }
+#pragma GCC unroll 12
+  for (int r = spill ? R - 1 : 0; r < R; ++r) {
     float* row = out + stride * r;
 #pragma GCC unroll 2
     for (int v = 0; v < V; ++v)
@@ -260,20 +279,21 @@ template <class Vec, int R, int W, uint32_t KC = 0>
 // from `panel` to `at`; KC as tile's.
 template <int R, uint32_t KC>
 [[gnu::always_inline]] inline void narrowPanelTile(const PointwiseShape& s, const float* image,
-                                                   const float* panel, const Panel& p, float* at) {
+                                                   const float* panel, const Panel& p, float* at,
+                                                   bool spill) {
   const uint32_t K = KC != 0 ? KC : s.inChannels;
   const auto lanes = static_cast<int>(p.lanes);
   if (p.width == 16) {
     // 6 pixels at a time: 12 sums, 2 weight vectors and a broadcast.
     constexpr int kHead = R < kPanel16Rows ? R : kPanel16Rows;
-    tile<Float8, kHead, 16, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+    tile<Float8, kHead, 16, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes, spill);
     if constexpr (R > kPanel16Rows) {
       tile<Float8, R - kPanel16Rows, 16, KC>(image + size_t{K} * kPanel16Rows, K, panel,
                                              at + size_t{s.outChannels} * kPanel16Rows,
-                                             s.outChannels, lanes, s.rangeLanes);
+                                             s.outChannels, lanes, s.rangeLanes, spill);
     }
   } else {
-    tile<Float8, R, 8, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+    tile<Float8, R, 8, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes, spill);
   }
 }
 
@@ -281,18 +301,23 @@ template <int R, uint32_t KC>
 // to `at`; KC as tile's.
 template <int R, uint32_t KC>
 [[gnu::always_inline]] inline void widePanelTile(const PointwiseShape& s, const float* image,
-                                                 const float* panel, const Panel& p, float* at) {
+                                                 const float* panel, const Panel& p, float* at,
+                                                 bool spill) {
   const uint32_t K = KC != 0 ? KC : s.inChannels;
   const auto lanes = static_cast<int>(p.lanes);
   switch (p.width) {
     case 32:
-      return tile<Float16, R, 32, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+      return tile<Float16, R, 32, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
+                                      spill);
     case 24:
-      return tile<Float16, R, 24, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+      return tile<Float16, R, 24, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
+                                      spill);
     case 16:
-      return tile<Float16, R, 16, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+      return tile<Float16, R, 16, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
+                                      spill);
     default:
-      return tile<Float16, R, 8, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes);
+      return tile<Float16, R, 8, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
+                                     spill);
   }
 }
 
@@ -303,30 +328,31 @@ template <int R, uint32_t KC>
 // on AVX-512 (Intel Xeon, session 33; 12 and 32 gained nothing).
 template <int R, bool NARROW>
 [[gnu::always_inline]] inline void panelTile(const PointwiseShape& s, const float* image,
-                                             const float* packed, const Panel& p, float* out) {
+                                             const float* packed, const Panel& p, float* out,
+                                             bool spill = false) {
   const float* panel = packed + p.offset;
   float* at = out + p.first;
   if constexpr (NARROW) {
     // Whole tiles of the shallow products the models have, K a constant.
     if constexpr (R == kNarrowTileRows) {
       switch (s.inChannels) {
-        case 8: return narrowPanelTile<R, 8>(s, image, panel, p, at);
-        case 16: return narrowPanelTile<R, 16>(s, image, panel, p, at);
-        case 24: return narrowPanelTile<R, 24>(s, image, panel, p, at);
+        case 8: return narrowPanelTile<R, 8>(s, image, panel, p, at, spill);
+        case 16: return narrowPanelTile<R, 16>(s, image, panel, p, at, spill);
+        case 24: return narrowPanelTile<R, 24>(s, image, panel, p, at, spill);
         default: break;
       }
     }
-    narrowPanelTile<R, 0>(s, image, panel, p, at);
+    narrowPanelTile<R, 0>(s, image, panel, p, at, spill);
   } else {
     if constexpr (R == kShallowTileRows) {
       switch (s.inChannels) {
-        case 8: return widePanelTile<R, 8>(s, image, panel, p, at);
-        case 16: return widePanelTile<R, 16>(s, image, panel, p, at);
-        case 24: return widePanelTile<R, 24>(s, image, panel, p, at);
+        case 8: return widePanelTile<R, 8>(s, image, panel, p, at, spill);
+        case 16: return widePanelTile<R, 16>(s, image, panel, p, at, spill);
+        case 24: return widePanelTile<R, 24>(s, image, panel, p, at, spill);
         default: break;
       }
     }
-    widePanelTile<R, 0>(s, image, panel, p, at);
+    widePanelTile<R, 0>(s, image, panel, p, at, spill);
   }
 }
 
@@ -337,7 +363,13 @@ template <int R, bool NARROW>
                                            float* out, size_t m) {
   const float* pixels = image + m * s.inChannels;
   float* outPixels = out + m * s.outChannels;
-  for (size_t p = 0; p < count; ++p) {
+  // A partial last panel first, spilling onto the next pixel's first
+  // channels, which the other panels (or its own next row) then write.
+  const Panel& last = panels[count - 1];
+  const bool spill = s.spillLastPanel && last.lanes < last.width &&
+                     last.width - last.lanes <= std::max(last.first, last.lanes);
+  if (spill) panelTile<R, NARROW>(s, pixels, packed, last, outPixels, true);
+  for (size_t p = 0; p < count - (spill ? 1 : 0); ++p) {
     panelTile<R, NARROW>(s, pixels, packed, panels[p], outPixels);
   }
 }
@@ -494,6 +526,7 @@ class PointwiseKernel final : public NativeKernel {
         groups_(std::move(groups)),
         packed_(std::move(packed)) {
     setRange(shape_.range);
+    shape_.spillLastPanel = groups_.size() == 1;
   }
 
   // Group by group (each group's weights read from memory once, then from
