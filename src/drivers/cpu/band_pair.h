@@ -31,8 +31,8 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
                      size_t middleBytes);
 
 // Runs the pair on the calling thread: the producer reads `producerInputs`
-// and writes `middle`, the consumer reads it (`consumerInputs`, whose one
-// pointer is `middle`) and writes `output`, each
+// and writes `middle`, the consumer reads it (`consumerInputs`: `middle`,
+// then the addend of an ADD it took in, if any) and writes `output`, each
 // consumer row right after the producer rows it reads. On a pool the two
 // run one after the other instead: each core's L2 then holds its share of
 // the image, and the work stays in small tasks that balance across cores.

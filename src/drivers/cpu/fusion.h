@@ -54,10 +54,10 @@ class FusionPlan {
   // activation: the caller runs it with its convolution), and the ADD that
   // alone reads a native convolution's, resize's or MUL's output (after its clamp or
   // activation, if any) where the table uses NativeForm::FOLDED_ADD, its
-  // other input being of the same shape and written before the convolution
-  // (FusionRole::ADDEND, clamps after the ADD becoming the convolution's
-  // too), while a reshape after them, which the kernel cannot pass through,
-  // becomes an XNNPACK node of its own.
+  // other input being of the same shape (or a PAD of it along the channels
+  // folded into the ADD) and written before that kernel (FusionRole::ADDEND,
+  // clamps after the ADD becoming the kernel's too), while a reshape after them, which the kernel
+  // cannot pass through, becomes an XNNPACK node of its own.
   void foldIntoNative(const Model& model, const std::vector<bool>& native);
 
   // The plan of a stage compiled as a model of its own (extractSubmodel):
