@@ -365,8 +365,16 @@ INSTANTIATE_TEST_SUITE_P(
         pointwise("Pointwise16to16", 12, 16, 16),
         with(pointwise("Pointwise8to8Relu6", 12, 8, 8),
              [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
-        // One pixel: the one-row tile's split sums, with a tail of K.
-        pointwise("Pointwise1Pixel67to40", 1, 67, 40), conv("ByOutput8to16Pointwise", 12, 8, 16, 1),
+        // Panels of 48 (AVX-512's shallow products, 33-48 channels left):
+        // 36 of 48 stored, the rows before the last spilling onto the next
+        // pixel, clamped; 32 + 48 with K a constant.
+        with(pointwise("Pointwise32to36Relu6", 5, 32, 36),
+             [](ConvCase& c) { c.activation = ANEURALNETWORKS_FUSED_RELU6; }),
+        pointwise("Pointwise24to80", 7, 24, 80),
+        // One pixel: the one-row tile's split sums, with a tail of K; a
+        // panel of 48 of which 44 stored.
+        pointwise("Pointwise1Pixel67to40", 1, 67, 40),
+        pointwise("Pointwise1Pixel20to44", 1, 20, 44), conv("ByOutput8to16Pointwise", 12, 8, 16, 1),
         conv("ByOutput3to16", 10, 3, 16, 3),
         with(conv("ByOutput16to8Stride2Relu", 15, 16, 8, 3),
              [](ConvCase& c) {

@@ -18,7 +18,7 @@ namespace annrt::cpu {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'N', 'N', 'R', 'T', 'C', 'P', 'U'};
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
 constexpr uint64_t kBlobAlignment = 64;
 constexpr uint32_t kThreadedFlag = 1, kNativeFlag = 2;
 

@@ -4,7 +4,7 @@
 // CONV_2D with a 1x1 filter, stride 1 and no padding in float32: a matrix
 // product of the image's pixels (rows of inChannels floats) by the filter,
 // measured faster on AVX-512 and AVX2 (native_kernel_table.h). The filter is
-// packed once into panels of 32, 24, 16 or 8 output channels (the bias,
+// packed once into panels of 48, 32, 24, 16 or 8 output channels (the bias,
 // then inChannels rows of the panel's weights); a tile of 8 or 12 pixels by
 // one panel keeps its sums in up to 24 registers, each input float
 // broadcast once per pixel and multiplied by the panel's vectors. Compared
@@ -43,7 +43,8 @@ constexpr int kPanel16Rows = 6;  // AVX2's pixels at a time by a panel of 16
 
 // Tiles and panels per instruction set, sized to the vector registers:
 // AVX-512, 12 pixels by panels of up to 32 channels (24 sums of 16 floats,
-// 2 weight vectors and a broadcast: 27 of 32 registers), 8 pixels where
+// 2 weight vectors and a broadcast: 27 of 32 registers), 8 pixels by
+// panels of up to 48 (24 sums, 3 weight vectors and a broadcast: 28) where
 // the product has fewer than 48 input channels (there the stores and clamps
 // after each tile's few multiply-adds weigh most, and 12 rows' addresses
 // outgrew the general registers: 8 rows took 0.87-0.95x the time of 12 on
@@ -64,7 +65,8 @@ struct PointwiseLayout {
 
 PointwiseLayout layoutFor(NativeIsa isa, uint32_t inChannels, uint32_t outChannels) {
   if (isa == NativeIsa::AVX512 && outChannels > 8) {
-    return {inChannels >= kDeepRowsFrom ? kTileRows : kShallowTileRows, 32, true};
+    if (inChannels >= kDeepRowsFrom) return {kTileRows, 32, true};
+    return {kShallowTileRows, 48, true};
   }
   return {kNarrowTileRows, 16, false};
 }
@@ -74,7 +76,7 @@ constexpr size_t kL2Bytes = size_t{512} << 10;
 
 struct Panel {
   uint32_t first = 0;  // its first output channel
-  uint32_t width = 0;  // 32, 16 or 8 floats
+  uint32_t width = 0;  // one of kPanelWidths
   uint32_t lanes = 0;  // output channels it holds (the last may hold fewer)
   size_t offset = 0;   // where it starts in the packed weights
 };
@@ -148,7 +150,7 @@ template <class Vec, int W>
     for (int s = 0; s < kSplits; ++s) {
       const float x = image[k + s];
       const float* w = weights + size_t{W} * (k + s);
-#pragma GCC unroll 2
+#pragma GCC unroll 3
       for (int v = 0; v < V; ++v) wide[s][v] += x * loadVector<Vec>(w + ptrdiff_t{L} * v);
       if constexpr (EIGHT) narrow[s] += x * loadVector<Float8>(w + ptrdiff_t{L} * V);
     }
@@ -156,13 +158,13 @@ template <class Vec, int W>
   for (; k < K; ++k) {
     const float x = image[k];
     const float* w = weights + size_t{W} * k;
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < V; ++v) wide[0][v] += x * loadVector<Vec>(w + ptrdiff_t{L} * v);
     if constexpr (EIGHT) narrow[0] += x * loadVector<Float8>(w + ptrdiff_t{L} * V);
   }
   const Vec lo = loadVector<Vec>(range.min), hi = loadVector<Vec>(range.max);
   const Float8 lo8 = loadVector<Float8>(range.min), hi8 = loadVector<Float8>(range.max);
-#pragma GCC unroll 2
+#pragma GCC unroll 3
   for (int v = 0; v < V; ++v) {
     Vec sum = loadVector<Vec>(panel + ptrdiff_t{L} * v);
     for (int s = 0; s < kSplits; ++s) sum += wide[s][v];
@@ -183,7 +185,7 @@ template <class Vec, int R, int W, int V, bool EIGHT>
                                             Float8 (&narrow)[R]) {
   constexpr int L = kLanes<Vec>;
   Vec w[V > 0 ? V : 1];
-#pragma GCC unroll 2
+#pragma GCC unroll 3
   for (int v = 0; v < V; ++v) w[v] = loadVector<Vec>(weights + ptrdiff_t{L} * v);
   Float8 w8{};
   if constexpr (EIGHT) w8 = loadVector<Float8>(weights + ptrdiff_t{L} * V);
@@ -193,7 +195,7 @@ template <class Vec, int R, int W, int V, bool EIGHT>
     // initializer became 16 masked broadcasts in this loop's AVX-512
     // clone, 10x slower).
     const float x = image[size_t{K} * r + k];
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < V; ++v) wide[r][v] += x * w[v];
     if constexpr (EIGHT) narrow[r] += x * w8;
   }
@@ -217,7 +219,7 @@ template <class Vec, int R, int W, uint32_t KC = 0>
   Float8 narrow[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < V; ++v) wide[r][v] = loadVector<Vec>(panel + ptrdiff_t{L} * v);
     if constexpr (EIGHT) narrow[r] = loadVector<Float8>(panel + ptrdiff_t{L} * V);
   }
@@ -242,7 +244,7 @@ template <class Vec, int R, int W, uint32_t KC = 0>
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       float* row = out + stride * r;
-#pragma GCC unroll 2
+#pragma GCC unroll 3
       for (int v = 0; v < V; ++v)
         storeVector(row + ptrdiff_t{L} * v, clampVector(wide[r][v], lo, hi));
       if constexpr (EIGHT) storeVector(row + ptrdiff_t{L} * V, clampVector(narrow[r], lo8, hi8));
@@ -259,7 +261,7 @@ template <class Vec, int R, int W, uint32_t KC = 0>
 #pragma GCC unroll 12
     for (int r = 0; r + 1 < R; ++r) {
       float* row = out + stride * r;
-#pragma GCC unroll 2
+#pragma GCC unroll 3
       for (int v = 0; v < V; ++v)
         storeVector(row + ptrdiff_t{L} * v, clampVector(wide[r][v], lo, hi));
       if constexpr (EIGHT) storeVector(row + ptrdiff_t{L} * V, clampVector(narrow[r], lo8, hi8));
@@ -268,7 +270,7 @@ template <class Vec, int R, int W, uint32_t KC = 0>
 #pragma GCC unroll 12
   for (int r = spill ? R - 1 : 0; r < R; ++r) {
     float* row = out + stride * r;
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < V; ++v)
       storeClamped(row + ptrdiff_t{L} * v, wide[r][v], lanes - L * v, lo, hi);
     if constexpr (EIGHT) storeClamped(row + ptrdiff_t{L} * V, narrow[r], lanes - L * V, lo8, hi8);
@@ -306,6 +308,9 @@ template <int R, uint32_t KC>
   const uint32_t K = KC != 0 ? KC : s.inChannels;
   const auto lanes = static_cast<int>(p.lanes);
   switch (p.width) {
+    case 48:
+      return tile<Float16, R, 48, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
+                                      spill);
     case 32:
       return tile<Float16, R, 32, KC>(image, K, panel, at, s.outChannels, lanes, s.rangeLanes,
                                       spill);
@@ -443,6 +448,7 @@ template <bool NARROW>
       }
     } else {
       switch (p.width) {
+        case 48: oneRowTile<Float16, 48>(image, K, panel, at, lanes, s.rangeLanes); break;
         case 32: oneRowTile<Float16, 32>(image, K, panel, at, lanes, s.rangeLanes); break;
         case 24: oneRowTile<Float16, 24>(image, K, panel, at, lanes, s.rangeLanes); break;
         case 16: oneRowTile<Float16, 16>(image, K, panel, at, lanes, s.rangeLanes); break;
@@ -614,21 +620,28 @@ class PointwiseKernel final : public NativeKernel {
   WeightBuffer packed_;
 };
 
-// Panels of `maxWidth` (32 or 16) channels, then one of 24 (under 32), 16
-// or 8 for what is left (a last one of fewer channels is padded with zeros);
-// more than 24 left make a panel of 32: two vectors of 16 per pixel, where
-// 24 and 8 took three and twice the broadcasts (24 -> 28 channels ran at
-// twice XNNPACK's time).
+// The panel widths, narrowest first.
+constexpr uint32_t kPanelWidths[] = {8, 16, 24, 32, 48};
+
+// Panels of `maxWidth` (48, 32 or 16) channels, then the narrowest that
+// holds what is left (a last one of fewer channels is padded with zeros):
+// 25-31 left make a panel of 32, two vectors of 16 per pixel, where 24 and
+// 8 took three and twice the broadcasts (24 -> 28 channels ran at twice
+// XNNPACK's time), and 33-47 one of 48 for the same reason (32 -> 36 at
+// 1.1x XNNPACK's time as 32 and 8).
 std::vector<Panel> panelsFor(uint32_t outChannels, uint32_t inChannels, uint32_t maxWidth) {
   std::vector<Panel> panels;
   size_t offset = 0;
   uint32_t first = 0;
   while (first < outChannels) {
     const uint32_t left = outChannels - first;
-    const uint32_t width = left >= maxWidth || left > 24 ? maxWidth
-                           : left > 16                   ? 24
-                           : left > 8                    ? 16
-                                                         : 8;
+    uint32_t width = std::min(maxWidth, 32u);
+    for (const uint32_t w : kPanelWidths) {
+      if (w <= maxWidth && w >= left) {
+        width = w;
+        break;
+      }
+    }
     panels.push_back({first, width, std::min(width, left), offset});
     offset += size_t{width} * (inChannels + 1);
     first += width;
