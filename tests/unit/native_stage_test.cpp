@@ -381,7 +381,20 @@ INSTANTIATE_TEST_SUITE_P(
                c.stride = 2;
                c.activation = ANEURALNETWORKS_FUSED_RELU;
              }),
+        // By input: blocks of 8 pixels and single ones at the edges; in
+        // vectors of 16 on AVX-512 (pairs of pixels) where the stride is 1.
         conv("ByInput8to1", 19, 8, 1, 3), conv("ByInput16to3", 7, 16, 3, 3),
+        with(conv("ByInput8to2Stride2Relu6", 21, 8, 2, 3),
+             [](ConvCase& c) {
+               c.stride = 2;
+               c.activation = ANEURALNETWORKS_FUSED_RELU6;
+             }),
+        with(conv("ByInput8to1Valid5x5Relu", 23, 8, 1, 5),
+             [](ConvCase& c) {
+               c.scheme = ANEURALNETWORKS_PADDING_VALID;
+               c.activation = ANEURALNETWORKS_FUSED_RELU;
+             }),
+        conv("ByInput16to1Filter5", 13, 16, 1, 5),
         with(conv("ByInput8to5Dilation3Batch2", 16, 8, 5, 3),
              [](ConvCase& c) {
                c.dilation = 3;

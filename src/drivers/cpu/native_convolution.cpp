@@ -14,7 +14,9 @@
 // - by output, 8 or 16 output channels and up to 16 input ones: each input
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
-//   channel a dot product of input vectors, summed across at the end.
+//   channel a dot product of input vectors, summed across at the end for
+//   8 pixels at once (4 per sum8x4); on AVX-512 in vectors of 16 (a pair
+//   of neighbouring pixels' 8 channels, or a pixel's 16);
 // - image stems, 3 channels to 16, 24 or 32, 3x3 or 5x5: as by output, the
 //   3 channels and the taps unrolled (the first layer of every default
 //   model; XNNPACK's generic path ran it at a third of the core's peak), in
@@ -484,8 +486,39 @@ template <int K, int N>
   });
 }
 
-// weights: [outChannels][kh][kw][8 * U]; one output row.
-template <int U>
+// Output pixels of the by-input form summed together: 8 independent dot
+// products keep both multiply-add units busy, and their sums across are
+// taken four at a time (sum8x4).
+constexpr int kByInputBlock = 8;
+
+// The dot products of P pixels (the lanes of each of `dots` summed across),
+// plus `bias`, clamped to `range`, the first at `out`, the next `stride`
+// floats on (1: a single output channel, stored as vectors).
+template <int P>
+[[gnu::always_inline]] inline void storeDots(const Float8 (&dots)[P], float bias,
+                                             const OutputRange& range, float* out, size_t stride) {
+  if constexpr (P % 4 == 0) {
+    const Float4 lo = {range.min, range.min, range.min, range.min};
+    const Float4 hi = {range.max, range.max, range.max, range.max};
+    const Float4 offset = {bias, bias, bias, bias};
+    for (int q = 0; q < P; q += 4) {
+      const Float4 sums =
+          clampVector(sum8x4(dots[q], dots[q + 1], dots[q + 2], dots[q + 3]) + offset, lo, hi);
+      if (stride == 1) {
+        storeVector(out + q, sums);
+      } else {
+        for (int p = 0; p < 4; ++p) out[stride * (q + p)] = sums[p];
+      }
+    }
+  } else {
+    for (int p = 0; p < P; ++p) {
+      out[stride * p] = clamp1(sum8(dots[p]) + bias, range.min, range.max);
+    }
+  }
+}
+
+// weights: [outChannels][kh][kw][8 * U]; one output row. K as forEachTap.
+template <int U, int K = 0>
 [[gnu::always_inline]] inline void byInputRow(const ConvShape& s, const float* image,
                                               const float* weights, const float* bias, float* out,
                                               uint32_t oy) {
@@ -494,20 +527,93 @@ template <int U>
   const uint32_t taps = s.window.filterHeight * s.window.filterWidth;
   const Taps rows = rowTaps(s, oy);
   const int64_t step = int64_t{s.window.strideWidth} * CI;
-  forEachBlock(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+  forEachBlock<kByInputBlock>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
     const Taps columns = columnTaps(s, ox);
     for (uint32_t o = 0; o < co; ++o) {
       Float8 acc[P] = {};
       const float* filter = weights + size_t{o} * taps * CI;
-      forEachTap<CHECKED>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
+      forEachTap<CHECKED, K>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
         for (int u = 0; u < U; ++u) {
           const Float8 w = load8(filter + size_t{t} * CI + size_t{8} * u);
           for (int p = 0; p < P; ++p) acc[p] += load8(pixel + p * step + ptrdiff_t{8} * u) * w;
         }
       });
+      storeDots(acc, bias[o], s.range, out + size_t{ox} * co + o, co);
+    }
+  });
+}
+
+// byInputRow<2, K> in vectors of 16 floats (AVX-512's code): a tap of a
+// pixel's 16 channels is one multiply-add, not two; the halves of each
+// pixel's sums are added before summing across.
+template <int K>
+[[gnu::always_inline]] inline void wideByInputRow(const ConvShape& s, const float* image,
+                                                  const float* weights, const float* bias,
+                                                  float* out, uint32_t oy) {
+  constexpr uint32_t CI = 16;
+  const uint32_t co = s.outChannels;
+  const uint32_t taps = s.window.filterHeight * s.window.filterWidth;
+  const Taps rows = rowTaps(s, oy);
+  const int64_t step = int64_t{s.window.strideWidth} * CI;
+  forEachBlock<kByInputBlock>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+    const Taps columns = columnTaps(s, ox);
+    for (uint32_t o = 0; o < co; ++o) {
+      const float* filter = weights + size_t{o} * taps * CI;
+      Float16 acc[P] = {};
+      forEachTap<CHECKED, K>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
+        const Float16 w = loadVector<Float16>(filter + size_t{t} * CI);
+        for (int p = 0; p < P; ++p) acc[p] += loadVector<Float16>(pixel + p * step) * w;
+      });
+      Float8 dots[P];
       for (int p = 0; p < P; ++p) {
-        out[(ox + p) * co + o] = clamp1(sum8(acc[p]) + bias[o], s.range.min, s.range.max);
+        dots[p] = __builtin_shufflevector(acc[p], acc[p], 0, 1, 2, 3, 4, 5, 6, 7) +
+                  __builtin_shufflevector(acc[p], acc[p], 8, 9, 10, 11, 12, 13, 14, 15);
       }
+      storeDots(dots, bias[o], s.range, out + size_t{ox} * co + o, co);
+    }
+  });
+}
+
+// byInputRow<1, K> in vectors of 16 floats (AVX-512's code, stride 1):
+// the 8 channels of two neighbouring pixels are one vector, so each tap is
+// one multiply-add for a pair of pixels, by the tap's 8 weights repeated
+// in both halves (a broadcast load), where in vectors of 8 it took one per
+// pixel. The halves are split before summing across.
+template <int K>
+[[gnu::always_inline]] inline void pairedByInputRow(const ConvShape& s, const float* image,
+                                                    const float* weights, const float* bias,
+                                                    float* out, uint32_t oy) {
+  constexpr uint32_t CI = 8;
+  const uint32_t co = s.outChannels;
+  const uint32_t taps = s.window.filterHeight * s.window.filterWidth;
+  const Taps rows = rowTaps(s, oy);
+  forEachBlock<kByInputBlock>(s, [&]<int P, bool CHECKED>(uint32_t ox) {
+    const Taps columns = columnTaps(s, ox);
+    for (uint32_t o = 0; o < co; ++o) {
+      const float* filter = weights + size_t{o} * taps * CI;
+      Float8 dots[P] = {};
+      if constexpr (P % 2 == 0) {
+        Float16 pairs[P / 2] = {};
+        forEachTap<CHECKED, K>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
+          const Float8 w8 = load8(filter + size_t{t} * CI);
+          const Float16 w =
+              __builtin_shufflevector(w8, w8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+          for (int q = 0; q < P / 2; ++q) {
+            pairs[q] += loadVector<Float16>(pixel + ptrdiff_t{16} * q) * w;
+          }
+        });
+        for (int q = 0; q < P / 2; ++q) {
+          dots[2 * q] = __builtin_shufflevector(pairs[q], pairs[q], 0, 1, 2, 3, 4, 5, 6, 7);
+          dots[2 * q + 1] =
+              __builtin_shufflevector(pairs[q], pairs[q], 8, 9, 10, 11, 12, 13, 14, 15);
+        }
+      } else {
+        forEachTap<CHECKED, K>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
+          const Float8 w = load8(filter + size_t{t} * CI);
+          for (int p = 0; p < P; ++p) dots[p] += load8(pixel + ptrdiff_t{CI} * p) * w;
+        });
+      }
+      storeDots(dots, bias[o], s.range, out + size_t{ox} * co + o, co);
     }
   });
 }
@@ -648,6 +754,14 @@ ANNRT_WIDE_STEM_ROWS(wideStemRow5x32, 5, 32)
 #undef ANNRT_WIDE_STEM_ROWS
 ANNRT_NATIVE_ROW(byInputRow8, byInputRow<1>(s, image, w, b, outputRow(s, out, row), row))
 ANNRT_NATIVE_ROW(byInputRow16, byInputRow<2>(s, image, w, b, outputRow(s, out, row), row))
+ANNRT_NATIVE_ROW(byInputRow8x3, (byInputRow<1, 3>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_NATIVE_ROW(byInputRow16x3, (byInputRow<2, 3>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_ROW(pairedByInputRow8,
+               (pairedByInputRow<0>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_ROW(pairedByInputRow8x3,
+               (pairedByInputRow<3>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_ROW(wideByInputRow16, (wideByInputRow<0>(s, image, w, b, outputRow(s, out, row), row)))
+ANNRT_WIDE_ROW(wideByInputRow16x3, (wideByInputRow<3>(s, image, w, b, outputRow(s, out, row), row)))
 // For the transposed form `row` is an input row, making several output rows.
 ANNRT_NATIVE_ROW(transposedRow8, (transposedRow<1, false>(s, image, w, b, out, row)))
 ANNRT_NATIVE_ROW(transposedRow16, (transposedRow<2, false>(s, image, w, b, out, row)))
@@ -853,6 +967,17 @@ Form formFor(const ConvParams& conv) {
             true};
   }
   if (eightOrSixteen(conv.inChannels) && conv.outChannels <= 8) {
+    const Window& w = conv.window;
+    const bool three = w.filterHeight == 3 && w.filterWidth == 3;
+    if (conv.inChannels == 8 && w.strideWidth == 1 && nativeWideVectors()) {
+      return {three ? &pairedByInputRow8x3 : &pairedByInputRow8, NativeForm::CONV_BY_INPUT};
+    }
+    if (conv.inChannels == 16 && nativeWideVectors()) {
+      return {three ? &wideByInputRow16x3 : &wideByInputRow16, NativeForm::CONV_BY_INPUT};
+    }
+    if (three) {
+      return {conv.inChannels == 8 ? &byInputRow8x3 : &byInputRow16x3, NativeForm::CONV_BY_INPUT};
+    }
     return {conv.inChannels == 8 ? &byInputRow8 : &byInputRow16, NativeForm::CONV_BY_INPUT};
   }
   return {};
