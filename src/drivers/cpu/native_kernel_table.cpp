@@ -95,10 +95,13 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
      kUnmeasured},
     // CONV_BY_INPUT
     {kUnmeasured,
-     {NativeUse::PREFERRED, "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555"},
+     {NativeUse::PREFERRED,
+      "3x3 8 -> 1 256x256 617 vs 7221, 16 -> 1 128x128 274 vs 3555; the AVX2 code on a Xeon "
+      "with 8-pixel blocks: 212-241 (before 380-417), 100 (before 144-158)"},
      {NativeUse::PREFERRED,
       "3x3 8 -> 1 256x256 290 vs 1300; Zen 5: 8 -> 1 256x256 304-316 vs 793-820, 16 -> 1 "
-      "128x128 111-117 vs 362-374; Xeon: 465 vs 1351, 152 vs 584"},
+      "128x128 111-117 vs 362-374; Xeon: 465 vs 1351, 152 vs 584; 8-pixel blocks in vectors "
+      "of 16 (pixel pairs): 185-191 vs 1313, 99 vs 577"},
      kUnmeasured},
     // IMAGE_STEM
     {kUnmeasured,
@@ -151,7 +154,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "AVX2's 12-pixel tiles (before them 16 -> 16, 16 -> 8, 24 -> 16 and 32 -> 8 had been "
       "1.02-1.05x): 0.70-0.96x on 31 of the 32 shapes (8 -> 8 on 256x256 162 vs 210, 16 -> 16 on "
       "128x128 77 vs 93, 144 -> 24 on 56x56 190 vs 222, 1152 -> 192 122 vs 158), 12 -> 48 on "
-      "48x48 level (24.8 vs 23.6, medians 26.4 vs 29.1)"},
+      "48x48 level (24.8 vs 23.6, medians 26.4 vs 29.1); with a last panel of 48 where "
+      "K < 48: 32 -> 36 on 32x32 21.7 vs 24.5 (before 27.6 vs 25.0), 36 -> 42 27.4 vs 27.4, "
+      "12 -> 48 21.4 vs 28.4"},
      kUnmeasured},
     // ADD
     {kUnmeasured,
