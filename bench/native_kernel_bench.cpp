@@ -616,6 +616,8 @@ int main(int argc, char** argv) {
   registerCase("Pointwise_36to42_32_Linear", {false, 32, 36, 42, 1, 1, kLinear});
   registerCase("Pointwise_42to48_16_Linear", {false, 16, 42, 48, 1, 1, kLinear});
   registerCase("Pointwise_24to24_64_Linear", {false, 64, 24, 24, 1, 1, kLinear});
+  // The pose models' 39 heatmap channels (a model output, no activation).
+  registerCase("Pointwise_48to39_64_Linear", {false, 64, 48, 39, 1, 1, kLinear});
   // A 1x1 expansion, then the depthwise convolution reading its output, of
   // hand_landmark_full (3.2 and 1.8 MB between the two), and its stem then
   // first depthwise convolution (1.2 MB).

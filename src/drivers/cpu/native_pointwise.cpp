@@ -49,7 +49,9 @@ constexpr int kPanel16Rows = 6;  // AVX2's pixels at a time by a panel of 16
 // after each tile's few multiply-adds weigh most, and 12 rows' addresses
 // outgrew the general registers: 8 rows took 0.87-0.95x the time of 12 on
 // every such shape of the bench, 12 were 1.02-1.05x faster on 24 outputs
-// from 48-144 inputs, docs/native-kernels.md); AVX2, 12 pixels by
+// from 48-144 inputs, docs/native-kernels.md) or 33-48 output channels
+// (one panel of 48 by 8 pixels, 0.92-0.98x the time of 12 by 32 and the
+// rest on 48 -> 39, 64 -> 48, 240 -> 40); AVX2, 12 pixels by
 // panels of up to 16, a panel of 16 six pixels at a time (12 sums of 8
 // floats, 2 weight vectors and a broadcast: 15 of 16), one of 8 all twelve
 // at once (12 sums, not 6 waiting on the multiply-adds' latency), as
@@ -65,7 +67,8 @@ struct PointwiseLayout {
 
 PointwiseLayout layoutFor(NativeIsa isa, uint32_t inChannels, uint32_t outChannels) {
   if (isa == NativeIsa::AVX512 && outChannels > 8) {
-    if (inChannels >= kDeepRowsFrom) return {kTileRows, 32, true};
+    const bool onePanelOf48 = outChannels > 32 && outChannels <= 48;
+    if (inChannels >= kDeepRowsFrom && !onePanelOf48) return {kTileRows, 32, true};
     return {kShallowTileRows, 48, true};
   }
   return {kNarrowTileRows, 16, false};
