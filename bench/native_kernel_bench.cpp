@@ -627,6 +627,11 @@ int main(int argc, char** argv) {
                    {true, 56, 144, 144, 5, 2});
   registerConvPair("Pair_24to144_Dw3x3_56", {false, 56, 24, 144, 1, 1}, {true, 56, 144, 144, 3, 1});
   registerConvPair("Pair_Stem3x3_Dw3x3_224", {false, 224, 3, 24, 3, 2}, {true, 112, 24, 24, 3, 1});
+  // The pose models' last blocks: a depthwise convolution, then a 1x1
+  // product reading its output (2 MB between the two), and the same at
+  // the hand models' widest depthwise layer.
+  registerConvPair("Pair_Dw3x3_8to8_256", {true, 256, 8, 8, 3, 1}, {false, 256, 8, 8, 1, 1});
+  registerConvPair("Pair_Dw3x3_64to16_112", {true, 112, 64, 64, 3, 1}, {false, 112, 64, 16, 1, 1});
   // The hand models' heads, and a batch of rows.
   registerFullyConnected("FullyConnected_1152to63", 1, 1152, 63);
   registerFullyConnected("FullyConnected_1152to1", 1, 1152, 1);

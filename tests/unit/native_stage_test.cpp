@@ -558,12 +558,13 @@ struct BandPairCase {
   ConvCase producer, consumer;
 };
 
-// A kernel then the depthwise convolution reading its output alone, the
-// image between them over 1 MB, ADDs around them: run band by band on one thread (band_pair.h)
-// and one after the other on the pool, against XNNPACK. A 1x1 product and a
-// stem of stride 2, each with a clamp; 3x3 and 5x5 consumers of stride 2,
-// SAME (a row of padding below only) and explicit paddings above and below;
-// a VALID consumer that reads no window of the producer's last row.
+// A kernel then the depthwise convolution or 1x1 product reading its output
+// alone, the image between them over 1 MB, ADDs around them: run band by
+// band on one thread (band_pair.h) and one after the other on the pool,
+// against XNNPACK. A 1x1 product and a stem of stride 2, each with a clamp;
+// 3x3 and 5x5 consumers of stride 2, SAME (a row of padding below only) and
+// explicit paddings above and below; a VALID consumer that reads no window
+// of the producer's last row; depthwise convolutions then 1x1 products.
 TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
   auto relu6 = [](ConvCase c) {
@@ -585,6 +586,8 @@ TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
        strided(depthwise("3x3 s2 valid", 75, 48), 3, {}, ANEURALNETWORKS_PADDING_VALID)},
       {relu6(with(conv("stem", 224, 3, 24, 3), [](ConvCase& c) { c.stride = 2; })),
        strided(depthwise("3x3 s2 after a stem", 112, 24), 3)},
+      {depthwise("3x3", 64, 64), relu6(pointwise("1x1 after a depthwise", 64, 64, 16))},
+      {relu6(depthwise("3x3 of 8 channels", 256, 8)), pointwise("1x1 8 -> 8", 256, 8, 8)},
   };
   for (const BandPairCase& c : cases) {
     SCOPED_TRACE(c.producer.name + " then " + c.consumer.name);
@@ -614,6 +617,33 @@ TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
           decisions);
     }
   }
+}
+
+// The pose models' last blocks: a depthwise convolution, then a 1x1 product
+// that takes in the residual ADD of the depthwise convolution's input (read
+// by both ends of the pair; the image between them 1.1 MB), the ADD
+// clamped: band by band, the consumer adding the input's rows as it writes
+// them.
+TEST(NativeStageTest, BandPairsOfADepthwiseAndA1x1TakeInTheAddAfterThem) {
+  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
+  const std::vector<uint32_t> dims = {1, 224, 160, 8};
+  test::InternalModel m;
+  const uint32_t input = m.tensor(dims);
+  const uint32_t doubled = addSum(m, input, input, dims, ANEURALNETWORKS_FUSED_NONE);
+  ConvCase filter = depthwise("3x3", 224, 8);
+  filter.width = 160;
+  ConvCase product = pointwise("1x1", 224, 8, 8);
+  product.width = 160;
+  const uint32_t middle = addConv(m, doubled, filter, 41);
+  const uint32_t convolved = addConv(m, middle, product, 43);
+  const std::shared_ptr<const Model> model =
+      m.finish({input}, {addSum(m, doubled, convolved, dims, ANEURALNETWORKS_FUSED_RELU6)});
+  ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpackOnSeeded(model, dims, 12, count(dims)));
+  forEachIsa([&] {
+    auto native = compileNative(model, nullptr);
+    ASSERT_TRUE(native.ok()) << native.error().message;
+    EXPECT_EQ((*native)->bandPairs(), 1u);
+  });
 }
 
 // The pair's producer comes before another operation in the model (as in

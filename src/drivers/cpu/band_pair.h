@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Two native kernels run band by band: a window kernel (a depthwise
-// convolution, rowReads) right after the kernel writing its one input
-// image (writesRows), each band of the first's rows read by the second
+// convolution or a 1x1 product, rowReads) right after the kernel writing
+// its one input image (writesRows), each band of the first's rows read by
+// the second
 // while they are still in the L2 cache, instead of the whole image written
 // out and read back (hand_landmark's 1x1 product to 112x112x64 then its
 // stride-2 depthwise convolution: 3.2 MB, more than a core's L2). The image

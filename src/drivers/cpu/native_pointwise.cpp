@@ -99,6 +99,8 @@ struct RangeLanes {
 
 struct PointwiseShape {
   size_t pixels = 0;
+  // The rows of a 1x1 convolution's one image (its pixels in rows), else 0.
+  uint32_t imageRows = 0;
   uint32_t inChannels = 0, outChannels = 0;
   OutputRange range;
   RangeLanes rangeLanes;  // range's (PointwiseKernel::setRange)
@@ -564,6 +566,12 @@ class PointwiseKernel final : public NativeKernel {
 
   bool writesRows() const override { return shape_.pixels > 1; }
 
+  // A 1x1 convolution's output row reads the same row of its input.
+  std::optional<RowReads> rowReads() const override {
+    if (shape_.imageRows == 0 || shape_.pixels <= 1) return std::nullopt;
+    return RowReads{shape_.imageRows, shape_.imageRows, 1, 0, 1};
+  }
+
   // Pixels [first * rowPixels, (first + count) * rowPixels) as an image of
   // their own, group by group.
   void runRows(const std::vector<const float*>& inputs, float* output, size_t rowPixels,
@@ -751,6 +759,7 @@ Result<std::unique_ptr<NativeKernel>> makeNativePointwise(LoweringContext& conte
                     toString(output.dims));
   PointwiseShape shape;
   shape.pixels = size_t{input.dims[0]} * input.dims[1] * input.dims[2];
+  shape.imageRows = input.dims[0] == 1 ? input.dims[1] : 0;
   shape.inChannels = conv.inChannels;
   shape.outChannels = conv.outChannels;
   shape.range = conv.range;
