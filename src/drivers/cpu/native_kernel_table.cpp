@@ -314,12 +314,14 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "after the other, 1 thread, two runs each: 1x1 112x112 16 -> 64 then depthwise 3x3 s2 "
       "462-465 vs 526-533 us; 1x1 56x56 24 -> 144 then 5x5 s2 404-406 vs 400-403; stride-1 "
       "consumers level or slower (3x3 56x56x144 459-475 vs 462-466, after a stem 347-350 vs "
-      "342-347: not banded)"},
+      "342-347: not banded); a depthwise 3x3 then a 1x1 product: 112x112 64 -> 16 710-717 vs "
+      "729-738, 256x256 8 -> 8 360-363 vs 360-370"},
      {NativeUse::PREFERRED,
       "Intel Xeon, banded vs one after the other, 1 thread, two runs each: 1x1 112x112 16 -> 64 "
       "then depthwise 3x3 s2 288-302 vs 365-374 us; 1x1 56x56 24 -> 144 then 5x5 s2 243-244 vs "
       "257-260; stride-1 consumers of images that fit the 2 MB L2 level (3x3 56x56x144 392-398 "
-      "vs 387-394, after a stem 243-249 vs 244-245: not banded)"},
+      "vs 387-394, after a stem 243-249 vs 244-245: not banded); a depthwise 3x3 then a 1x1 "
+      "product: 112x112 64 -> 16 475-477 vs 571-597, 256x256 8 -> 8 359-360 vs 360-368"},
      kUnmeasured},
     // FOLDED_ADD
     {kUnmeasured,
