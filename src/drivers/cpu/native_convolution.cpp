@@ -10,7 +10,9 @@
 //   for 4 pixels at once (8 with AVX-512); filters of 3x3 and 5x5 unrolled;
 //   3x3 and 5x5 filters of stride 1 or 2 load each input column of a block
 //   once per filter row for all the taps reading it (depthwiseColumnsBlock;
-//   1.3-2.6x faster than loading per tap on AVX-512, 2-3x on AVX2);
+//   1.3-2.6x faster than loading per tap on AVX-512, 2-3x on AVX2; 8
+//   channels of stride 1 on AVX-512 a pair of pixels a vector,
+//   pairedColumnsBlock);
 // - by output, 8 or 16 output channels and up to 16 input ones: each input
 //   channel broadcast and multiplied by the taps' output-channel vectors;
 // - by input, 8 or 16 input channels and up to 8 output ones: each output
@@ -333,6 +335,53 @@ template <class Vec, int K, int S, int P, bool CHECKED, bool STREAM>
   }
 }
 
+// 8 as a vector's lanes repeated: [v, v].
+[[gnu::always_inline]] inline Float16 twice(Float8 v) {
+  return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+// depthwiseColumnsBlock for 8 channels, stride 1, P pixels from ox, none
+// reading padding, in vectors of 16 (AVX-512's code): two neighbouring
+// pixels' channels are one vector, so a tap is one multiply-add for a pair
+// of output pixels, by its weights repeated in both halves, and a loaded
+// vector is the input columns j and j + 1 that the pair starting at j - kx
+// reads through tap kx (in vectors of 8, one multiply-add per pixel).
+template <int K, int P>
+[[gnu::always_inline]] inline void pairedColumnsBlock(const ConvShape& s, const Taps& rows,
+                                                      uint32_t ox, const float* image,
+                                                      const float* weights, const float* bias,
+                                                      float* out, Float16 lo, Float16 hi) {
+  constexpr uint32_t C = 8;
+  constexpr int kPairs = P / 2;
+  constexpr int kStarts = P + K - 2;  // vectors loaded per filter row
+  const Taps columns{int64_t{ox} - s.window.padLeft, 1, s.inWidth};
+  Float16 acc[kPairs];
+  const Float16 start = twice(load8(bias));
+#pragma GCC unroll 4
+  for (int q = 0; q < kPairs; ++q) acc[q] = start;
+#pragma GCC unroll 5
+  for (int ky = 0; ky < K; ++ky) {
+    if (!rows.inside(ky)) continue;
+    const float* line = image + rows.at(ky) * s.inWidth * C;
+    Float16 w[K];
+#pragma GCC unroll 5
+    for (int kx = 0; kx < K; ++kx) w[kx] = twice(load8(weights + size_t{C} * (ky * K + kx)));
+#pragma GCC unroll 12
+    for (int j = 0; j < kStarts; ++j) {
+      const auto in = loadVector<Float16>(line + columns.at(static_cast<uint32_t>(j)) * C);
+#pragma GCC unroll 4
+      for (int q = 0; q < kPairs; ++q) {
+        const int kx = j - 2 * q;
+        if (kx >= 0 && kx < K) acc[q] += in * w[kx];
+      }
+    }
+  }
+#pragma GCC unroll 4
+  for (int q = 0; q < kPairs; ++q) {
+    storeVector(out + (size_t{ox} + 2 * q) * C, clampVector(acc[q], lo, hi));
+  }
+}
+
 // One output row of a depthwise convolution as depthwiseColumnsBlock computes
 // it, in blocks of P pixels; blocks reading no padding column unchecked.
 // Wide (AVX-512): channel block by channel block (16, then the last 8), each
@@ -384,6 +433,18 @@ template <int K, int S, int P, bool NARROW = false>
   const uint32_t C = s.inChannels;
   const uint32_t full = C / 16 * 16;
   const bool lastSixteen = C - full > 8 && C >= 16;
+  if constexpr (!NARROW && S == 1) {
+    if (C == 8) {
+      for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
+        if (ox >= s.interiorBegin && ox + P <= s.interiorEnd) {
+          pairedColumnsBlock<K, P>(s, rows, ox, image, weights, bias, out, lo16, hi16);
+        } else {
+          block.template operator()<Float8>(ox, 0);
+        }
+      }
+      return;
+    }
+  }
   if constexpr (!NARROW && K == 3) {
     for (uint32_t ox = 0; ox < s.outWidth; ox += P) {
       for (uint32_t c = 0; c < full; c += 16) block.template operator()<Float16>(ox, c);

@@ -63,7 +63,8 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "128x128x16 26 vs 64; 5x5 14x14x672 70 vs 247, 7x7x1152 30 vs 99, 28x28x240 111 vs 262, "
       "s2 56x56x144 128 vs 154; but 3x3 s2 112x112x64 169-175 vs 150-152 (1.13x: its 3.2 MB "
       "input streamed from the L3 cache; a prefetch of the next rows made it 1.10x slower "
-      "still), kept for the model's other shapes"},
+      "still), kept for the model's other shapes; 8 channels at stride 1 in pairs of pixels "
+      "(vectors of 16): 3x3 256x256x8 166-170 vs 203-213 before, 128x128x8 48-49 vs 54-55"},
      kUnmeasured},
     // DEPTHWISE_8
     {kUnmeasured,
