@@ -479,17 +479,39 @@ void registerChannelScale(const std::string& name, uint32_t size, uint32_t chann
 }
 
 // AVERAGE_POOL_2D of the whole [1, size, size, channels] image.
+// The global AVERAGE_POOL_2D of `in`, a size x size image of `channels`.
+uint32_t addGlobalAverage(TestGraph& g, uint32_t in, uint32_t size, uint32_t channels) {
+  const uint32_t out = g.tensor({1, 1, 1, channels});
+  const auto side = static_cast<int32_t>(size);
+  g.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+              {in, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(1), g.int32(1), g.int32(side),
+               g.int32(side), g.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {out});
+  return out;
+}
+
 void registerGlobalAverage(const std::string& name, uint32_t size, uint32_t channels) {
   registerPair(name, [=](benchmark::State& state, bool native) {
     runGraph(state, native, size_t{size} * size * channels, channels, [&](TestGraph& g) {
       const uint32_t in = g.tensor({1, size, size, channels});
-      const uint32_t out = g.tensor({1, 1, 1, channels});
-      const auto side = static_cast<int32_t>(size);
-      g.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
-                  {in, g.int32(ANEURALNETWORKS_PADDING_VALID), g.int32(1), g.int32(1),
-                   g.int32(side), g.int32(side), g.int32(ANEURALNETWORKS_FUSED_NONE)},
-                  {out});
-      g.finish({in}, {out});
+      g.finish({in}, {addGlobalAverage(g, in, size, channels)});
+    });
+  });
+}
+
+// The ADD of two inputs, then the global average of the sums: on the native
+// side the average summing the two where the table uses
+// NativeForm::FOLDED_SUM, else the ADD's kernel and the average's; on
+// XNNPACK two nodes.
+void registerAddThenAverage(const std::string& name, uint32_t size, uint32_t channels) {
+  const size_t floats = size_t{size} * size * channels;
+  registerPair(name, [=](benchmark::State& state, bool native) {
+    runGraph(state, native, {floats, floats}, channels, [&](TestGraph& g) {
+      const uint32_t a = g.tensor({1, size, size, channels});
+      const uint32_t b = g.tensor({1, size, size, channels});
+      const uint32_t sum = g.tensor({1, size, size, channels});
+      g.operation(ANEURALNETWORKS_ADD, {a, b, g.int32(ANEURALNETWORKS_FUSED_NONE)}, {sum});
+      g.finish({a, b}, {addGlobalAverage(g, sum, size, channels)});
     });
   });
 }
@@ -522,6 +544,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("native_side",
                               std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
   using annrt::test::registerAdd;
+  using annrt::test::registerAddThenAverage;
   using annrt::test::registerCase;
   using annrt::test::registerChannelScale;
   using annrt::test::registerChannelScaleAdd;
@@ -719,6 +742,9 @@ int main(int argc, char** argv) {
   registerGlobalAverage("GlobalAverage_64x64x16", 64, 16);
   registerGlobalAverage("GlobalAverage_16x16x96", 16, 96);
   registerGlobalAverage("GlobalAverage_32x32x24", 32, 24);
+  // selfie_segmentation's ADD before its last squeeze-and-excitation block.
+  registerAddThenAverage("AddAverage_128x128x16", 128, 16);
+  registerAddThenAverage("AddAverage_32x32x24", 32, 24);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

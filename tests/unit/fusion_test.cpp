@@ -39,10 +39,20 @@ uint32_t addSum(InternalModel& m, uint32_t a, uint32_t b) {
   return sum;
 }
 
+// The global AVERAGE_POOL_2D of a [1, 8, 8, 8] tensor.
+uint32_t addAverage(InternalModel& m, uint32_t input) {
+  const uint32_t average = m.tensor({1, 1, 1, 8});
+  m.operation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+              {input, m.int32(ANEURALNETWORKS_PADDING_VALID), m.int32(1), m.int32(1),
+               m.int32(kDims), m.int32(kDims), m.int32(ANEURALNETWORKS_FUSED_NONE)},
+              {average});
+  return average;
+}
+
 constexpr FusionRole NODE = FusionRole::NODE, CLAMP = FusionRole::CLAMP,
                      RESHAPE = FusionRole::RESHAPE, PAD = FusionRole::PAD,
                      HALF_CAST = FusionRole::HALF_CAST, ACTIVATION = FusionRole::ACTIVATION,
-                     ADDEND = FusionRole::ADDEND;
+                     ADDEND = FusionRole::ADDEND, AVERAGED_ADD = FusionRole::AVERAGED_ADD;
 
 struct Folding {
   FusionRole role;
@@ -212,6 +222,33 @@ TEST(FusionPlanTest, FoldsAnActivationIntoTheNativeConvolutionBeforeIt) {
   EXPECT_EQ(baselinePlan.role(1), NODE);
   EXPECT_EQ(baselinePlan.role(2), NODE);
   EXPECT_EQ(baselinePlan.role(10), NODE);
+}
+
+TEST(FusionPlanTest, FoldsAnAddIntoTheNativeAverageAfterIt) {
+  InternalModel m;
+  const uint32_t input = m.tensor({1, kDims, kDims, 8});
+  const uint32_t first =
+      addAverage(m, addSum(m, input, addUnary(m, ANEURALNETWORKS_RELU, input)));  // 0-2
+  const uint32_t second = addAverage(m, addSum(m, addConv(m, input), input));     // 3-5
+  const auto model = m.finish({input}, {first, second});
+  const ScopedNativeIsa avx512(hostNativeIsa(), NativeIsa::AVX512);
+
+  // The ADD 1 goes into the average 2 after it; the ADD 4 into the
+  // convolution 3 before it, which writes what it adds.
+  FusionPlan plan(*model);
+  plan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  expectFoldings(plan,
+                 {{NODE, 0}, {AVERAGED_ADD, 2}, {NODE, 2}, {NODE, 3}, {ADDEND, 3}, {NODE, 5}});
+  EXPECT_TRUE(plan.joinsPrevious(2));
+
+  // Not into an average XNNPACK runs, nor where the table does not use it.
+  FusionPlan averagesOnXnnpack(*model);
+  averagesOnXnnpack.foldIntoNative(*model, nativeOnly(*model, {0, 1, 3, 4}));
+  EXPECT_EQ(averagesOnXnnpack.role(1), NODE);
+  const ScopedNativeIsa baseline(hostNativeIsa(), NativeIsa::BASELINE);
+  FusionPlan baselinePlan(*model);
+  baselinePlan.foldIntoNative(*model, std::vector<bool>(model->main.operations.size(), true));
+  EXPECT_EQ(baselinePlan.role(1), NODE);
 }
 
 // padConvReluModel: 0 PAD, 1 CAST of float16 weights, 2 CONV_2D, 3 RELU,

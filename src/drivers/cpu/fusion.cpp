@@ -144,6 +144,29 @@ bool foldsAsAddend(const Model& model, const Operation& previous, const Operatio
          isFloatOfDims(operands[middle], dims) && isFloatOfDims(operands[op.outputs[0]], dims);
 }
 
+// A float32 ADD, without broadcast and with a constant fused activation, of
+// two tensors the graph computes (not constants), whose output only `op`,
+// an AVERAGE_POOL_2D or MEAN, reads.
+bool foldsIntoAverage(const Model& model, const Operation& add, const Operation& op) {
+  if (add.type != OperationType::ADD || add.inputs.size() != 3 || add.outputs.size() != 1 ||
+      (op.type != OperationType::AVERAGE_POOL_2D && op.type != OperationType::MEAN) ||
+      !feedsOnly(model, add, op)) {
+    return false;
+  }
+  const std::vector<Operand>& operands = model.main.operands;
+  const std::vector<uint32_t>& dims = operands[add.outputs[0]].shape.dims;
+  auto computed = [&](uint32_t operand) {
+    const Lifetime lifetime = operands[operand].lifetime;
+    return (lifetime == Lifetime::TEMPORARY_VARIABLE || lifetime == Lifetime::SUBGRAPH_INPUT ||
+            lifetime == Lifetime::SUBGRAPH_OUTPUT) &&
+           isFloatOfDims(operands[operand], dims);
+  };
+  const Lifetime activation = operands[add.inputs[2]].lifetime;
+  return (activation == Lifetime::CONSTANT_COPY || activation == Lifetime::CONSTANT_REFERENCE) &&
+         computed(add.inputs[0]) && computed(add.inputs[1]) &&
+         isFloatOfDims(operands[add.outputs[0]], dims);
+}
+
 // The operation writing each operand of `model` (kNoNode: none).
 std::vector<uint32_t> writers(const Model& model) {
   std::vector<uint32_t> writer(model.main.operands.size(), FusionPlan::kNoNode);
@@ -189,6 +212,7 @@ void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& nat
   const std::vector<Operation>& operations = model.main.operations;
   const bool activations = nativeFormUse(NativeForm::FOLDED_ACTIVATION) != NativeUse::NO;
   const bool adds = nativeFormUse(NativeForm::FOLDED_ADD) != NativeUse::NO;
+  const bool sums = nativeFormUse(NativeForm::FOLDED_SUM) != NativeUse::NO;
   const std::vector<uint32_t> writer = adds ? writers(model) : std::vector<uint32_t>{};
   std::vector<bool> runsNative = native;  // with the activations and ADDs folded in
   for (size_t i = 0; i < staged_.size(); ++i) {
@@ -213,6 +237,11 @@ void FusionPlan::foldIntoNative(const Model& model, const std::vector<bool>& nat
         if (padded) operations_[previous].node = producer;
         runsNative[op] = true;
         continue;
+      }
+      if (sums && native[op] && role(previous) == FusionRole::NODE && !joinsPrevious(i - 1) &&
+          foldsIntoAverage(model, operations[previous], operations[op])) {
+        operations_[previous] = {FusionRole::AVERAGED_ADD, op};
+        runsNative[previous] = true;
       }
     }
     if (folding.role == FusionRole::CLAMP && role(folding.node) == FusionRole::ADDEND) {

@@ -29,14 +29,16 @@ namespace annrt::cpu {
 bool isReshape(OperationType type);
 
 enum class FusionRole : uint8_t {
-  NODE,        // a node of its own
-  CLAMP,       // folded into the node before it, which clamps its output
-  RESHAPE,     // no node: the node before it writes the data it passes on
-  PAD,         // folded into the node after it, which reads the PAD's input
-  HALF_CAST,   // a float16 weights' CAST, in no stage: every stage reading it folds it in
-  ACTIVATION,  // HARD_SWISH or LOGISTIC folded into the native convolution before it
-  ADDEND,      // an ADD of a native convolution's, resize's or MUL's output and an
-               // earlier tensor, folded into that kernel
+  NODE,          // a node of its own
+  CLAMP,         // folded into the node before it, which clamps its output
+  RESHAPE,       // no node: the node before it writes the data it passes on
+  PAD,           // folded into the node after it, which reads the PAD's input
+  HALF_CAST,     // a float16 weights' CAST, in no stage: every stage reading it folds it in
+  ACTIVATION,    // HARD_SWISH or LOGISTIC folded into the native convolution before it
+  ADDEND,        // an ADD of a native convolution's, resize's or MUL's output and an
+                 // earlier tensor, folded into that kernel
+  AVERAGED_ADD,  // an ADD folded into the native global average after it, which
+                 // sums the ADD's inputs
 };
 
 class FusionPlan {
@@ -57,7 +59,10 @@ class FusionPlan {
   // other input being of the same shape (or a PAD of it along the channels
   // folded into the ADD) and written before that kernel (FusionRole::ADDEND,
   // clamps after the ADD becoming the kernel's too), while a reshape after them, which the kernel
-  // cannot pass through, becomes an XNNPACK node of its own.
+  // cannot pass through, becomes an XNNPACK node of its own; and where the
+  // table uses NativeForm::FOLDED_SUM, the ADD (of two computed tensors of
+  // its shape) whose output only a native global average reads, and which
+  // nothing else joins (FusionRole::AVERAGED_ADD).
   void foldIntoNative(const Model& model, const std::vector<bool>& native);
 
   // The plan of a stage compiled as a model of its own (extractSubmodel):

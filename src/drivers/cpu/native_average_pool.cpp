@@ -4,9 +4,13 @@
 // Averages over one run of axes, float32: AVERAGE_POOL_2D whose window is
 // the whole unpadded image (NHWC; with its fused activation) and MEAN. The
 // input is [outer, reduced, inner]: each of the outer blocks' `reduced` rows
-// of `inner` floats summed, then times 1 / reduced. Selfie segmentation's
+// of `inner` floats summed (in parts of kPartRows rows on the pool), then
+// times 1 / reduced. Selfie segmentation's
 // squeeze-and-excitation blocks start with one (MEAN in its landscape
 // variant).
+#include <algorithm>
+#include <vector>
+
 #include "drivers/cpu/native_kernel.h"
 #include "drivers/cpu/native_parallel.h"
 #include "drivers/cpu/native_vector.h"
@@ -15,11 +19,9 @@
 namespace annrt::cpu {
 namespace {
 
-// The average of `pixels` rows of `channels` floats: the sums gathered in
-// `out`, four rows a pass, 8 floats a vector, then scaled.
-ANNRT_NATIVE_VARIANTS(averagePixels,
-                      (const float* image, float* out, size_t pixels, uint32_t channels, float min,
-                       float max),
+// The sums of `pixels` rows of `channels` floats into `out`, four rows a
+// pass, 8 floats a vector.
+ANNRT_NATIVE_VARIANTS(sumPixels, (const float* image, float* out, size_t pixels, uint32_t channels),
                       {
                         const size_t c = channels;
                         for (size_t k = 0; k < c; ++k) out[k] = 0.0f;
@@ -39,59 +41,151 @@ ANNRT_NATIVE_VARIANTS(averagePixels,
                         for (; i < pixels; ++i) {
                           for (size_t k = 0; k < c; ++k) out[k] += image[i * c + k];
                         }
-                        const float scale = 1.0f / static_cast<float>(pixels);
-                        for (size_t k = 0; k < c; ++k) out[k] = clamp1(out[k] * scale, min, max);
                       })
+
+// sumPixels of the sums of `a` and `b` (an ADD folded in), each clamped to
+// [lo, hi] (the ADD's activation) before it is added up.
+ANNRT_NATIVE_VARIANTS(sumAddedPixels,
+                      (const float* a, const float* b, float* out, size_t pixels, uint32_t channels,
+                       float lo, float hi),
+                      {
+                        const size_t c = channels;
+                        for (size_t k = 0; k < c; ++k) out[k] = 0.0f;
+                        const Float8 lo8 = splat8(lo), hi8 = splat8(hi);
+                        auto sum8At = [&](size_t at) {
+                          return clamp8(load8(a + at) + load8(b + at), lo8, hi8);
+                        };
+                        auto sum1At = [&](size_t at) { return clamp1(a[at] + b[at], lo, hi); };
+                        size_t i = 0;
+                        for (; i + 2 <= pixels; i += 2) {
+                          const size_t p = i * c;
+                          size_t k = 0;
+                          for (; k + 8 <= c; k += 8) {
+                            store8(out + k, load8(out + k) + (sum8At(p + k) + sum8At(p + c + k)));
+                          }
+                          for (; k < c; ++k) out[k] += sum1At(p + k) + sum1At(p + c + k);
+                        }
+                        for (; i < pixels; ++i) {
+                          for (size_t k = 0; k < c; ++k) out[k] += sum1At(i * c + k);
+                        }
+                      })
+
+// Rows summed per task: a large image's sums are taken in parts that run on
+// the pool's threads and are then added in order (the same parts and order
+// whatever the thread count), where one task per image left the second core
+// idle (selfie_segmentation's 128x128x16, read from memory).
+constexpr size_t kPartRows = 4096;
 
 class AverageKernel final : public NativeKernel {
  public:
   AverageKernel(const Operation& op, uint32_t outer, uint32_t reduced, uint32_t inner,
                 OutputRange range)
       : NativeKernel({op.inputs[0]}, op.outputs[0], NativeForm::GLOBAL_AVERAGE_POOL),
-        averagePixels_(averagePixels[nativeCodeIsa()]),
+        sumPixels_(sumPixels[nativeCodeIsa()]),
         outer_(outer),
         reduced_(reduced),
         inner_(inner),
         range_(range) {}
 
-  // One outer block a task.
+  // With `add` folded in: reads the ADD's two inputs, each of their sums
+  // clamped to `addRange`.
+  AverageKernel(const Operation& op, const Operation& add, const OutputRange& addRange,
+                uint32_t outer, uint32_t reduced, uint32_t inner, OutputRange range)
+      : NativeKernel({add.inputs[0], add.inputs[1]}, op.outputs[0],
+                     NativeForm::GLOBAL_AVERAGE_POOL),
+        sumPixels_(sumPixels[nativeCodeIsa()]),
+        sumAddedPixels_(sumAddedPixels[nativeCodeIsa()]),
+        outer_(outer),
+        reduced_(reduced),
+        inner_(inner),
+        range_(range),
+        addRange_(addRange) {}
+
+  // One part of an outer block a task, then each block's parts added.
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
-    parallelizeTiles(pool, outer_, 1, [&](size_t first, size_t count) {
-      for (size_t b = first; b < first + count; ++b) {
-        averagePixels_(inputs[0] + b * reduced_ * inner_, output + b * inner_, reduced_, inner_,
-                       range_.min, range_.max);
+    const size_t parts = (reduced_ + kPartRows - 1) / kPartRows;
+    std::vector<float> sums(outer_ * parts * inner_);
+    parallelizeTiles(pool, outer_ * parts, 1, [&](size_t first, size_t count) {
+      for (size_t task = first; task < first + count; ++task) {
+        const size_t b = task / parts, part = task % parts;
+        const size_t row = part * kPartRows, rows = std::min(kPartRows, reduced_ - row);
+        const size_t at = (b * reduced_ + row) * inner_;
+        float* out = sums.data() + task * inner_;
+        if (sumAddedPixels_ != nullptr) {
+          sumAddedPixels_(inputs[0] + at, inputs[1] + at, out, rows, inner_, addRange_.min,
+                          addRange_.max);
+        } else {
+          sumPixels_(inputs[0] + at, out, rows, inner_);
+        }
       }
     });
+    const float scale = 1.0f / static_cast<float>(reduced_);
+    for (size_t b = 0; b < outer_; ++b) {
+      for (size_t k = 0; k < inner_; ++k) {
+        float sum = 0.0f;
+        for (size_t part = 0; part < parts; ++part) sum += sums[(b * parts + part) * inner_ + k];
+        output[b * inner_ + k] = clamp1(sum * scale, range_.min, range_.max);
+      }
+    }
   }
 
  private:
   void narrow(const OutputRange& range) override { range_ = intersect(range_, range); }
 
-  decltype(averagePixels.baseline) averagePixels_;
+  decltype(sumPixels.baseline) sumPixels_;
+  decltype(sumAddedPixels.baseline) sumAddedPixels_ = nullptr;
   size_t outer_, reduced_;
   uint32_t inner_;
-  OutputRange range_;
+  OutputRange range_, addRange_;
 };
+
+// The range of `add`, an ADD whose output only `op` reads at input 0, of two
+// computed float32 tensors of that output's shape (fusion.h: AVERAGED_ADD).
+Result<OutputRange> foldableAdd(const LoweringContext& context, const Operation& add,
+                                const Operation& op) {
+  ANNRT_CPU_REQUIRE(add.type == OperationType::ADD && add.inputs.size() == 3 &&
+                        add.outputs.size() == 1 && add.outputs[0] == op.inputs[0] &&
+                        context.operand(add.outputs[0]).consumers == 1,
+                    "only an ADD whose output it alone reads folds into an average");
+  ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(add, {0, 1}));
+  const Shape& sum = context.output(add, 0).shape;
+  for (uint32_t input = 0; input < 2; ++input) {
+    ANNRT_CPU_REQUIRE(!context.isConstantTensor(add.inputs[input]),
+                      "the folded ADD's input {} is a constant", input);
+    ANNRT_CPU_REQUIRE(context.input(add, input).shape.dims == sum.dims,
+                      "the folded ADD broadcasts {} to {}",
+                      toString(context.input(add, input).shape.dims), toString(sum.dims));
+  }
+  return fusedActivation(context, add, 2);
+}
 
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> makeNativeAverage(LoweringContext& context,
-                                                        const Operation& op) {
+                                                        const Operation& op, const Operation* add) {
   ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {0}));
   ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[0]), "the input is a constant");
+  uint32_t outer = 0, reduced = 0, inner = 0;
+  OutputRange range;
   if (op.type == OperationType::MEAN) {
     ANNRT_ASSIGN_OR_RETURN(Reduction r, readReduction(context, op));
-    return std::unique_ptr<NativeKernel>(
-        new AverageKernel(op, r.outer, r.reduced, r.inner, OutputRange{}));
+    outer = r.outer, reduced = r.reduced, inner = r.inner;
+  } else {
+    ANNRT_CPU_REQUIRE(op.type == OperationType::AVERAGE_POOL_2D, "no native kernel for {}",
+                      operationTypeName(op.type));
+    ANNRT_ASSIGN_OR_RETURN(PoolOp pool, readPool(context, op));
+    ANNRT_CPU_REQUIRE(pool.global, "only a global average (the window the whole unpadded image)");
+    const Shape& input = context.input(op, 0).shape;
+    outer = input.dims[0], reduced = input.dims[1] * input.dims[2], inner = input.dims[3];
+    range = pool.range;
   }
-  ANNRT_CPU_REQUIRE(op.type == OperationType::AVERAGE_POOL_2D, "no native kernel for {}",
-                    operationTypeName(op.type));
-  ANNRT_ASSIGN_OR_RETURN(PoolOp pool, readPool(context, op));
-  ANNRT_CPU_REQUIRE(pool.global, "only a global average (the window the whole unpadded image)");
-  const Shape& input = context.input(op, 0).shape;
-  return std::unique_ptr<NativeKernel>(new AverageKernel(
-      op, input.dims[0], input.dims[1] * input.dims[2], input.dims[3], pool.range));
+  if (add == nullptr) {
+    return std::unique_ptr<NativeKernel>(new AverageKernel(op, outer, reduced, inner, range));
+  }
+  ANNRT_ASSIGN_OR_RETURN(const OutputRange addRange, foldableAdd(context, *add, op));
+  return std::unique_ptr<NativeKernel>(
+      new AverageKernel(op, *add, addRange, outer, reduced, inner, range));
 }
 
 }  // namespace annrt::cpu

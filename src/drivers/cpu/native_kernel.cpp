@@ -17,8 +17,6 @@ Result<std::unique_ptr<NativeKernel>> makeUnpaddedKernel(LoweringContext& contex
   switch (op.type) {
     case OperationType::RESIZE_BILINEAR: return makeNativeResize(context, op);
     case OperationType::MAX_POOL_2D: return makeNativeMaxPool(context, op);
-    case OperationType::AVERAGE_POOL_2D:
-    case OperationType::MEAN: return makeNativeAverage(context, op);
     case OperationType::MUL: return makeNativeMultiply(context, op);
     case OperationType::HARD_SWISH:
     case OperationType::LOGISTIC:
@@ -103,15 +101,18 @@ void NativeKernel::addPadded(const float* addend, float* output, size_t begin, s
 }
 
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
-                                                       const Operation& op, const Operation* pad) {
+                                                       const Operation& op,
+                                                       const Operation* before) {
   switch (op.type) {
     case OperationType::CONV_2D:
     case OperationType::DEPTHWISE_CONV_2D:
-    case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, pad);
-    case OperationType::ADD: return makeNativeAdd(context, op, pad);
+    case OperationType::TRANSPOSE_CONV_2D: return makeNativeConvolution(context, op, before);
+    case OperationType::ADD: return makeNativeAdd(context, op, before);
+    case OperationType::AVERAGE_POOL_2D:
+    case OperationType::MEAN: return makeNativeAverage(context, op, before);
     default:
-      if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, pad);
-      ANNRT_CPU_REQUIRE(pad == nullptr, "no PAD folds into a {}", operationTypeName(op.type));
+      if (isTransposeConvBias(context, op)) return makeNativeConvolution(context, op, before);
+      ANNRT_CPU_REQUIRE(before == nullptr, "nothing folds into a {}", operationTypeName(op.type));
       return makeUnpaddedKernel(context, op);
   }
 }

@@ -168,13 +168,15 @@ class NativeKernel {
 };
 
 // The kernel for `op` of context.model(), or OP_FAILED saying why it has
-// none (an unsupported type, channel count, layout or parameter). `pad`, if
-// given, is the PAD right before `op` whose output only `op` reads: a
-// convolution folds in one of height and width (fusion.h), an ADD one along
-// the channels, reading the PAD's input; anything else is OP_FAILED.
+// none (an unsupported type, channel count, layout or parameter). `before`,
+// if given, is the operation right before `op` whose output only `op` reads,
+// folded into it: a PAD, of height and width into a convolution (fusion.h)
+// or along the channels into an ADD, the kernel reading the PAD's input; or
+// an ADD into a global average, which sums the ADD's inputs; anything else
+// is OP_FAILED.
 Result<std::unique_ptr<NativeKernel>> makeNativeKernel(LoweringContext& context,
                                                        const Operation& op,
-                                                       const Operation* pad = nullptr);
+                                                       const Operation* before = nullptr);
 // The [before, after] paddings per axis of `pad`, a float32 PAD of zeros of
 // a 4-dimensional tensor, checked to be foldable into `reader`: only
 // `reader` reads its output, at input `readerInput`.
@@ -213,9 +215,12 @@ Result<std::unique_ptr<NativeKernel>> makeNativeMaxPool(LoweringContext& context
                                                         const Operation& op);
 Result<std::unique_ptr<NativeKernel>> makeNativeConcatenation(LoweringContext& context,
                                                               const Operation& op);
-// AVERAGE_POOL_2D over the whole image, and MEAN.
+// AVERAGE_POOL_2D over the whole image, and MEAN; with `add`, the ADD
+// before it folded in (FusionRole::AVERAGED_ADD: the sums of its inputs are
+// averaged).
 Result<std::unique_ptr<NativeKernel>> makeNativeAverage(LoweringContext& context,
-                                                        const Operation& op);
+                                                        const Operation& op,
+                                                        const Operation* add = nullptr);
 Result<std::unique_ptr<NativeKernel>> makeNativeMultiply(LoweringContext& context,
                                                          const Operation& op);
 // HARD_SWISH, LOGISTIC, RELU, RELU1 and RELU6.

@@ -352,6 +352,18 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "then ADD 71-76 vs 87-92, 64x64 24 -> 28 131-134 vs 137-140; the face models level "
       "(0.98-1.03 over 3-5 alternations)"},
      kUnmeasured},
+    // FOLDED_SUM
+    {kUnmeasured,
+     {NativeUse::PREFERRED,
+      "AVX2 code on an Intel Xeon (ANNRT_CPU_ISA=avx2), folded (the average summing in parts on "
+      "the pool) vs the ADD's kernel then the average's, whole models alternated (5 and 3 "
+      "times): selfie_segmentation 0.97 at 1 thread, 0.99 at 2 (the only default model with "
+      "the pattern); the bench case (two inputs, ADD, average) is the inputs' copy, level"},
+     {NativeUse::PREFERRED,
+      "Intel Xeon, folded vs the ADD's kernel then the average's, whole models alternated 5 "
+      "times: selfie_segmentation 0.97-0.99 at 1 thread; at 2 threads 1.01-1.03 while the "
+      "folded average ran on one thread, 0.95-0.96 once it summed in parts on the pool"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -378,7 +390,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "fully connected",
                                                                        "folded activation",
                                                                        "banded pair",
-                                                                       "folded add"};
+                                                                       "folded add",
+                                                                       "folded sum"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

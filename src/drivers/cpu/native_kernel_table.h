@@ -105,8 +105,12 @@ enum class NativeForm : uint8_t {
   // computed before it, taken into the convolution (FusionRole::ADDEND): the
   // tensor added to each part of the output as it is written.
   FOLDED_ADD,
+  // An ADD whose output only a global average (AVERAGE_POOL_2D over the
+  // whole image, MEAN) reads, folded into that average: it sums the ADD's
+  // two inputs (FusionRole::AVERAGED_ADD).
+  FOLDED_SUM,
 };
-inline constexpr size_t kNativeFormCount = 23;
+inline constexpr size_t kNativeFormCount = 24;
 
 std::string_view nativeFormName(NativeForm form);
 

@@ -50,6 +50,7 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   context.useWeights(spec.weights, spec.stage);
   uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
   uint32_t pad = FusionPlan::kNoNode;       // a PAD the next node folds in
+  uint32_t summed = FusionPlan::kNoNode;    // an ADD the next node (an average) folds in
   for (const uint32_t i : spec.operations) {
     const Operation& op = main.operations[i];
     const FusionRole role = fusions.role(i);
@@ -83,11 +84,20 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       pad = i;
       continue;
     }
-    const bool padded = pad != FusionPlan::kNoNode;
+    if (role == FusionRole::AVERAGED_ADD) {
+      summed = i;
+      continue;
+    }
+    const bool padded = pad != FusionPlan::kNoNode, adds = summed != FusionPlan::kNoNode;
     ANNRT_CPU_REQUIRE(!padded || fusions.node(pad) == i,
                       "annrt-cpu: the PAD, operation {}, does not fold into operation {}", pad, i);
-    Result<std::unique_ptr<NativeKernel>> kernel =
-        makeNativeKernel(context, op, padded ? &main.operations[pad] : nullptr);
+    ANNRT_CPU_REQUIRE(!adds || fusions.node(summed) == i,
+                      "annrt-cpu: the ADD, operation {}, does not fold into operation {}", summed,
+                      i);
+    const Operation* before = padded ? &main.operations[pad]
+                              : adds ? &main.operations[summed]
+                                     : nullptr;
+    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, before);
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
@@ -97,9 +107,12 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
         {std::move(*kernel), {}, {}, {}, spec.threaded.empty() || spec.threaded[i]});
     lastNode = i;
     pad = FusionPlan::kNoNode;
+    summed = FusionPlan::kNoNode;
   }
   ANNRT_CPU_REQUIRE(pad == FusionPlan::kNoNode,
                     "annrt-cpu: the PAD, operation {}, folds into no operation after it", pad);
+  ANNRT_CPU_REQUIRE(summed == FusionPlan::kNoNode,
+                    "annrt-cpu: the ADD, operation {}, folds into no operation after it", summed);
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   stage->pairBands(spec);
   std::vector<uint32_t> produced;

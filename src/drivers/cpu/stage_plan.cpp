@@ -152,6 +152,11 @@ StagePlan planStages(const Model& model, double handOffMicros, uint32_t threads,
       native[i] = true;
       threaded[i] = threaded[i - 1];
     }
+    // An ADD folded into the average after it runs in the average's kernel.
+    if (fusions->role(operations[i - 1]) == FusionRole::AVERAGED_ADD && fusions->joinsPrevious(i)) {
+      native[i - 1] = true;
+      threaded[i - 1] = threaded[i];
+    }
   }
   const bool nodeStages = std::find(native.begin(), native.end(), true) != native.end();
   std::vector<PlannedStage> stages;
