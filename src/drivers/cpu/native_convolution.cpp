@@ -335,11 +335,6 @@ template <class Vec, int K, int S, int P, bool CHECKED, bool STREAM>
   }
 }
 
-// 8 as a vector's lanes repeated: [v, v].
-[[gnu::always_inline]] inline Float16 twice(Float8 v) {
-  return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-}
-
 // depthwiseColumnsBlock for 8 channels, stride 1, P pixels from ox, none
 // reading padding, in vectors of 16 (AVX-512's code): two neighbouring
 // pixels' channels are one vector, so a tap is one multiply-add for a pair
@@ -656,9 +651,7 @@ template <int K>
       if constexpr (P % 2 == 0) {
         Float16 pairs[P / 2] = {};
         forEachTap<CHECKED, K>(s, rows, columns, image, CI, [&](uint32_t t, const float* pixel) {
-          const Float8 w8 = load8(filter + size_t{t} * CI);
-          const Float16 w =
-              __builtin_shufflevector(w8, w8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+          const Float16 w = twice(load8(filter + size_t{t} * CI));
           for (int q = 0; q < P / 2; ++q) {
             pairs[q] += loadVector<Float16>(pixel + ptrdiff_t{16} * q) * w;
           }

@@ -98,12 +98,12 @@ struct RangeLanes {
 };
 
 struct PointwiseShape {
+  RangeLanes rangeLanes;  // range's (PointwiseKernel::setRange); first, as it is 64-aligned
   size_t pixels = 0;
+  uint32_t inChannels = 0, outChannels = 0;
   // The rows of a 1x1 convolution's one image (its pixels in rows), else 0.
   uint32_t imageRows = 0;
-  uint32_t inChannels = 0, outChannels = 0;
   OutputRange range;
-  RangeLanes rangeLanes;  // range's (PointwiseKernel::setRange)
   // The panels are one group, so a tile's panels are all written together
   // (a partial last one may spill: tile).
   bool spillLastPanel = false;

@@ -164,6 +164,12 @@ template <class Vec>
          __builtin_shufflevector(all, all, 4, 5, 6, 7);
 }
 
+// `v` in both halves of a vector of 16: [v, v] (a broadcast load where `v`
+// is loaded).
+[[gnu::always_inline]] inline Float16 twice(Float8 v) {
+  return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
 [[gnu::always_inline]] inline float sum8(Float8 v) {
   return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
 }
