@@ -135,16 +135,18 @@ TEST(NativeAverageTest, TakesInTheAddBeforeIt) {
     SCOPED_TRACE(toString(dims));
     const auto model = addThenAverageModel(dims, activation, mean, false);
     expectAsXnnpack(model, elements(dims), dims[0] * dims[3]);
-    for (const auto& [decisions, kernels] :
+    // Plain pairs: Debian's clang 14 (the aarch64 cross build's) cannot
+    // capture structured bindings in a lambda.
+    for (const std::pair<NativeIsa, size_t>& expected :
          {std::pair{NativeIsa::AVX512, size_t{2}}, std::pair{NativeIsa::AVX2, size_t{2}},
           std::pair{NativeIsa::BASELINE, size_t{3}}}) {
       forEachIsa(
           [&] {
             auto native = compileNative(model, nullptr);
             ASSERT_TRUE(native.ok()) << native.error().message;
-            EXPECT_EQ((*native)->kernelCount(), kernels);
+            EXPECT_EQ((*native)->kernelCount(), expected.second);
           },
-          decisions);
+          expected.first);
     }
   }
   const std::vector<uint32_t> dims = {1, 6, 6, 8};
