@@ -105,13 +105,20 @@ class AverageKernel final : public NativeKernel {
   void run(const std::vector<const float*>& inputs, float* output,
            pthreadpool_t pool) const override {
     const size_t parts = (reduced_ + kPartRows - 1) / kPartRows;
-    std::vector<float> sums(outer_ * parts * inner_);
+    // One part a block (the usual image) sums into the output itself, which
+    // is then scaled in place: no buffer of parts to allocate per run.
+    std::vector<float> partSums;
+    float* sums = output;
+    if (parts > 1) {
+      partSums.resize(outer_ * parts * inner_);
+      sums = partSums.data();
+    }
     parallelizeTiles(pool, outer_ * parts, 1, [&](size_t first, size_t count) {
       for (size_t task = first; task < first + count; ++task) {
         const size_t b = task / parts, part = task % parts;
         const size_t row = part * kPartRows, rows = std::min(kPartRows, reduced_ - row);
         const size_t at = (b * reduced_ + row) * inner_;
-        float* out = sums.data() + task * inner_;
+        float* out = sums + task * inner_;
         if (sumAddedPixels_ != nullptr) {
           sumAddedPixels_(inputs[0] + at, inputs[1] + at, out, rows, inner_, addRange_.min,
                           addRange_.max);
