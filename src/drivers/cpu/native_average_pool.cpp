@@ -9,6 +9,8 @@
 // squeeze-and-excitation blocks start with one (MEAN in its landscape
 // variant).
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "drivers/cpu/native_kernel.h"
@@ -76,30 +78,27 @@ ANNRT_NATIVE_VARIANTS(sumAddedPixels,
 // idle (selfie_segmentation's 128x128x16, read from memory).
 constexpr size_t kPartRows = 4096;
 
+// What one average reduces: `outer` blocks of `reduced` rows of `inner`
+// floats each.
+struct AveragedBlocks {
+  size_t outer, reduced;
+  uint32_t inner;
+};
+
 class AverageKernel final : public NativeKernel {
  public:
-  AverageKernel(const Operation& op, uint32_t outer, uint32_t reduced, uint32_t inner,
-                OutputRange range)
-      : NativeKernel({op.inputs[0]}, op.outputs[0], NativeForm::GLOBAL_AVERAGE_POOL),
+  // `addRange`, if any: the kernel reads an ADD's two inputs (fusion.h:
+  // AVERAGED_ADD), each of their sums clamped to it.
+  AverageKernel(std::vector<uint32_t> inputs, uint32_t output, AveragedBlocks blocks,
+                OutputRange range, std::optional<OutputRange> addRange)
+      : NativeKernel(std::move(inputs), output, NativeForm::GLOBAL_AVERAGE_POOL),
         sumPixels_(sumPixels[nativeCodeIsa()]),
-        outer_(outer),
-        reduced_(reduced),
-        inner_(inner),
-        range_(range) {}
-
-  // With `add` folded in: reads the ADD's two inputs, each of their sums
-  // clamped to `addRange`.
-  AverageKernel(const Operation& op, const Operation& add, const OutputRange& addRange,
-                uint32_t outer, uint32_t reduced, uint32_t inner, OutputRange range)
-      : NativeKernel({add.inputs[0], add.inputs[1]}, op.outputs[0],
-                     NativeForm::GLOBAL_AVERAGE_POOL),
-        sumPixels_(sumPixels[nativeCodeIsa()]),
-        sumAddedPixels_(sumAddedPixels[nativeCodeIsa()]),
-        outer_(outer),
-        reduced_(reduced),
-        inner_(inner),
+        sumAddedPixels_(addRange ? sumAddedPixels[nativeCodeIsa()] : nullptr),
+        outer_(blocks.outer),
+        reduced_(blocks.reduced),
+        inner_(blocks.inner),
         range_(range),
-        addRange_(addRange) {}
+        addRange_(addRange.value_or(OutputRange{})) {}
 
   // One part of an outer block a task, then each block's parts added.
   void run(const std::vector<const float*>& inputs, float* output,
@@ -173,26 +172,27 @@ Result<std::unique_ptr<NativeKernel>> makeNativeAverage(LoweringContext& context
                                                         const Operation& op, const Operation* add) {
   ANNRT_RETURN_IF_ERROR(context.checkFloatTensors(op, {0}));
   ANNRT_CPU_REQUIRE(!context.isConstantTensor(op.inputs[0]), "the input is a constant");
-  uint32_t outer = 0, reduced = 0, inner = 0;
+  AveragedBlocks blocks{};
   OutputRange range;
   if (op.type == OperationType::MEAN) {
     ANNRT_ASSIGN_OR_RETURN(Reduction r, readReduction(context, op));
-    outer = r.outer, reduced = r.reduced, inner = r.inner;
+    blocks = {r.outer, r.reduced, r.inner};
   } else {
     ANNRT_CPU_REQUIRE(op.type == OperationType::AVERAGE_POOL_2D, "no native kernel for {}",
                       operationTypeName(op.type));
     ANNRT_ASSIGN_OR_RETURN(PoolOp pool, readPool(context, op));
     ANNRT_CPU_REQUIRE(pool.global, "only a global average (the window the whole unpadded image)");
     const Shape& input = context.input(op, 0).shape;
-    outer = input.dims[0], reduced = input.dims[1] * input.dims[2], inner = input.dims[3];
+    blocks = {input.dims[0], size_t{input.dims[1]} * input.dims[2], input.dims[3]};
     range = pool.range;
   }
   if (add == nullptr) {
-    return std::unique_ptr<NativeKernel>(new AverageKernel(op, outer, reduced, inner, range));
+    return std::unique_ptr<NativeKernel>(
+        new AverageKernel({op.inputs[0]}, op.outputs[0], blocks, range, std::nullopt));
   }
   ANNRT_ASSIGN_OR_RETURN(const OutputRange addRange, foldableAdd(context, *add, op));
   return std::unique_ptr<NativeKernel>(
-      new AverageKernel(op, *add, addRange, outer, reduced, inner, range));
+      new AverageKernel({add->inputs[0], add->inputs[1]}, op.outputs[0], blocks, range, addRange));
 }
 
 }  // namespace annrt::cpu

@@ -49,8 +49,11 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
   LoweringContext context(*stage->model_, nullptr);
   context.useWeights(spec.weights, spec.stage);
   uint32_t lastNode = FusionPlan::kNoNode;  // the operation of the last kernel
-  uint32_t pad = FusionPlan::kNoNode;       // a PAD the next node folds in
-  uint32_t summed = FusionPlan::kNoNode;    // an ADD the next node (an average) folds in
+  // A PAD or an averaged ADD that the next node folds in before it.
+  uint32_t before = FusionPlan::kNoNode;
+  auto foldsBefore = [&](uint32_t node) {
+    return before == FusionPlan::kNoNode || fusions.node(before) == node;
+  };
   for (const uint32_t i : spec.operations) {
     const Operation& op = main.operations[i];
     const FusionRole role = fusions.role(i);
@@ -73,31 +76,26 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
       continue;
     }
     if (role == FusionRole::ADDEND) {
-      const bool padded = pad != FusionPlan::kNoNode;
-      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode && (!padded || fusions.node(pad) == lastNode),
+      const bool padded = before != FusionPlan::kNoNode;
+      ANNRT_CPU_REQUIRE(fusions.node(i) == lastNode && foldsBefore(lastNode) &&
+                            (!padded || fusions.role(before) == FusionRole::PAD),
                         "annrt-cpu: operation {} (ADD) folds into no kernel before it", i);
-      ANNRT_RETURN_IF_ERROR(stage->foldAdd(context, op, padded ? &main.operations[pad] : nullptr));
-      pad = FusionPlan::kNoNode;
+      ANNRT_RETURN_IF_ERROR(
+          stage->foldAdd(context, op, padded ? &main.operations[before] : nullptr));
+      before = FusionPlan::kNoNode;
       continue;
     }
-    if (role == FusionRole::PAD) {
-      pad = i;
+    if (role == FusionRole::PAD || role == FusionRole::AVERAGED_ADD) {
+      ANNRT_CPU_REQUIRE(before == FusionPlan::kNoNode,
+                        "annrt-cpu: operations {} and {} both fold into the next one", before, i);
+      before = i;
       continue;
     }
-    if (role == FusionRole::AVERAGED_ADD) {
-      summed = i;
-      continue;
-    }
-    const bool padded = pad != FusionPlan::kNoNode, adds = summed != FusionPlan::kNoNode;
-    ANNRT_CPU_REQUIRE(!padded || fusions.node(pad) == i,
-                      "annrt-cpu: the PAD, operation {}, does not fold into operation {}", pad, i);
-    ANNRT_CPU_REQUIRE(!adds || fusions.node(summed) == i,
-                      "annrt-cpu: the ADD, operation {}, does not fold into operation {}", summed,
-                      i);
-    const Operation* before = padded ? &main.operations[pad]
-                              : adds ? &main.operations[summed]
-                                     : nullptr;
-    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(context, op, before);
+    ANNRT_CPU_REQUIRE(foldsBefore(i),
+                      "annrt-cpu: operation {} ({}) does not fold into operation {}", before,
+                      operationTypeName(main.operations[before].type), i);
+    Result<std::unique_ptr<NativeKernel>> kernel = makeNativeKernel(
+        context, op, before == FusionPlan::kNoNode ? nullptr : &main.operations[before]);
     if (!kernel.ok()) {
       return makeError(ErrorCode::OP_FAILED, "annrt-cpu: operation {} ({}): {}", i,
                        operationTypeName(op.type), kernel.error().message);
@@ -106,13 +104,11 @@ Result<std::unique_ptr<NativeStage>> NativeStage::compile(std::shared_ptr<const 
     stage->steps_.push_back(
         {std::move(*kernel), {}, {}, {}, spec.threaded.empty() || spec.threaded[i]});
     lastNode = i;
-    pad = FusionPlan::kNoNode;
-    summed = FusionPlan::kNoNode;
+    before = FusionPlan::kNoNode;
   }
-  ANNRT_CPU_REQUIRE(pad == FusionPlan::kNoNode,
-                    "annrt-cpu: the PAD, operation {}, folds into no operation after it", pad);
-  ANNRT_CPU_REQUIRE(summed == FusionPlan::kNoNode,
-                    "annrt-cpu: the ADD, operation {}, folds into no operation after it", summed);
+  ANNRT_CPU_REQUIRE(before == FusionPlan::kNoNode,
+                    "annrt-cpu: operation {} ({}) folds into no operation after it", before,
+                    operationTypeName(main.operations[before].type));
   ANNRT_CPU_REQUIRE(!stage->steps_.empty(), "annrt-cpu: a native stage with no operation");
   stage->pairBands(spec);
   std::vector<uint32_t> produced;
