@@ -1,7 +1,7 @@
 // Copyright 2026 The annrt Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// One float32 convolution of few channels on annrt-cpu at 1 thread, on its
+// One float32 convolution of few channels on annrt-cpu at 1 thread (or --threads), on its
 // own kernels (src/drivers/cpu/native_kernel.h) and on XNNPACK
 // (ANNRT_CPU_NATIVE_KERNELS=0), the pair run one after the other for each
 // shape: the ratio of the two is what decides nativeKernelPreferred. Shapes
@@ -12,10 +12,13 @@
 // --native=all runs the native side with ANNRT_CPU_NATIVE_KERNELS=all: every
 // native form where its kernel applies, including those the host's column of
 // the kernel table leaves on XNNPACK (which is how such a column is measured).
+// --threads=N compiles both sides for N threads (default 1), how a kernel
+// shares its work out; peak% is then of N cores' peak.
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <span>
@@ -71,11 +74,14 @@ void buildConv(TestGraph& g, const ConvCase& c) {
   g.finish({in}, {addConv(g, c, in)});
 }
 
-// Times the one-operation graph `build` makes on annrt-cpu at 1 thread, on
+// Times the one-operation graph `build` makes on annrt-cpu at gThreads threads, on
 // its own kernels (native) or on XNNPACK.
 // The ANNRT_CPU_NATIVE_KERNELS value of the native side: "1" (the table) or
 // "all" (--native=all).
 const char* gNativeMode = "1";
+
+// The thread count both sides are compiled for (--threads=N).
+uint32_t gThreads = 1;
 
 // Inputs are random in [-spread, spread].
 template <class Build>
@@ -84,7 +90,7 @@ void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& i
   setenv("ANNRT_CPU_NATIVE_KERNELS", native ? gNativeMode : "0", 1);
   TestGraph g;
   build(g);
-  g.setThreadHint(1);
+  g.setThreadHint(gThreads);
   TestGraph::CompilationPtr compilation = g.compile(kCpu);
   unsetenv("ANNRT_CPU_NATIVE_KERNELS");
   if (compilation == nullptr) {
@@ -145,7 +151,7 @@ void registerCase(const std::string& name, const ConvCase& c) {
     state.counters["flops"] =
         benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
     if (gPeakFlops > 0) {
-      state.counters["peak%"] = benchmark::Counter(100 * flops / gPeakFlops,
+      state.counters["peak%"] = benchmark::Counter(100 * flops / (gPeakFlops * gThreads),
                                                    benchmark::Counter::kIsIterationInvariantRate);
     }
   });
@@ -516,13 +522,17 @@ void registerAddThenAverage(const std::string& name, uint32_t size, uint32_t cha
   });
 }
 
-// Takes --native=all out of argv (Google Benchmark refuses flags it does not
-// know).
-void takeNativeFlag(int& argc, char** argv) {
+// Takes --native=all and --threads=N out of argv (Google Benchmark refuses
+// flags it does not know).
+void takeOwnFlags(int& argc, char** argv) {
+  constexpr std::string_view kThreads = "--threads=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--native=all") {
+    const std::string_view arg(argv[i]);
+    if (arg == "--native=all") {
       gNativeMode = "all";
+    } else if (arg.starts_with(kThreads)) {
+      gThreads = static_cast<uint32_t>(std::max(1, std::atoi(argv[i] + kThreads.size())));
     } else {
       argv[kept++] = argv[i];
     }
@@ -534,13 +544,14 @@ void takeNativeFlag(int& argc, char** argv) {
 }  // namespace annrt::test
 
 int main(int argc, char** argv) {
-  annrt::test::takeNativeFlag(argc, argv);
+  annrt::test::takeOwnFlags(argc, argv);
   const annrt::bench::FmaPeak peak = annrt::bench::measureFmaPeak();
   annrt::test::gPeakFlops = peak.flopsPerSecond;
   if (peak.flopsPerSecond > 0) {
     benchmark::AddCustomContext("fma_peak", fmt::format("{:.1f} GFLOP/s ({}, one core, measured)",
                                                         peak.flopsPerSecond / 1e9, peak.vectors));
   }
+  benchmark::AddCustomContext("threads", std::to_string(annrt::test::gThreads));
   benchmark::AddCustomContext("native_side",
                               std::string("ANNRT_CPU_NATIVE_KERNELS=") + annrt::test::gNativeMode);
   using annrt::test::registerAdd;
