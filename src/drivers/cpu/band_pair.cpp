@@ -2,7 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/band_pair.h"
 
+#include <atomic>
+#include <thread>
+
 #include "drivers/cpu/native_kernel_table.h"
+#include "drivers/cpu/native_parallel.h"
 
 namespace annrt::cpu {
 namespace {
@@ -15,6 +19,102 @@ namespace {
 // level.
 constexpr size_t kMinMiddleBytes = size_t{1} << 20;
 constexpr uint32_t kMinConsumerStride = 2;
+// On a pool, where each thread's share of the middle image is more than
+// this: pose_landmark's 256x256x8 (2 MB, 1 MB a thread at 2 threads) ran
+// slower banded, hand_landmark's 112x112x64 (3.2 MB) faster
+// (docs/native-kernels.md, "Band pairs on the pool").
+constexpr size_t kMinMiddleBytesPerThread = size_t{1} << 20;
+
+// Middle rows [first, end) that the part before and the part after both
+// read (empty where their windows do not overlap), written by the part
+// that claims them first.
+struct SharedRows {
+  enum State : uint8_t { FREE, WRITING, WRITTEN };
+  uint32_t first = 0, end = 0;
+  std::atomic<uint8_t> state{FREE};
+};
+
+// Spins for the few microseconds another part takes to write shared rows,
+// then yields: that part's thread may have been descheduled.
+void waitWritten(const SharedRows& shared) {
+  for (uint32_t spins = 0; shared.state.load(std::memory_order_acquire) != SharedRows::WRITTEN;
+       ++spins) {
+    if (spins < 4096) {
+#if defined(__x86_64__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+// One part of a band pair on the pool: the consumer's output rows [first,
+// end), after the middle rows they read; its own middle rows [ownFirst,
+// ownEnd), `before` and `after` the rows it shares with its neighbours
+// (null at the ends), `before` at ownFirst and `after` at ownEnd.
+struct BandPart {
+  uint32_t first, end, ownFirst, ownEnd;
+  SharedRows *before, *after;
+};
+
+class PartRunner {
+ public:
+  PartRunner(const BandPair& pair, const std::vector<const float*>& producerInputs,
+             const std::vector<const float*>& consumerInputs, float* output)
+      : pair_(pair),
+        producerInputs_(producerInputs),
+        consumerInputs_(consumerInputs),
+        output_(output) {}
+
+  void run(const BandPart& part, const RowReads& reads) const {
+    uint32_t written = part.ownFirst;
+    for (uint32_t row = part.first; row < part.end; ++row) {
+      written = produce(part, written, reads.end(row));
+      pair_.consumer->runRows(consumerInputs_, output_, pair_.rowPixels, row, 1);
+    }
+    // Own rows no output row of the part reads are still the producer's output.
+    produce(part, written, part.ownEnd);
+  }
+
+ private:
+  // Writes (or waits for) the middle rows [written, to); returns where it
+  // got.
+  uint32_t produce(const BandPart& part, uint32_t written, uint32_t to) const {
+    while (written < to) {
+      if (part.before != nullptr && written == part.ownFirst && part.before->end > written) {
+        written = take(*part.before);
+      } else if (written == part.ownEnd) {
+        if (part.after == nullptr || part.after->end <= written) break;
+        written = take(*part.after);
+      } else {
+        const uint32_t stop = std::min(to, part.ownEnd);
+        pair_.producer->runRows(producerInputs_, pair_.middle, pair_.rowPixels, written,
+                                stop - written);
+        written = stop;
+      }
+    }
+    return written;
+  }
+
+  uint32_t take(SharedRows& shared) const {
+    uint8_t expected = SharedRows::FREE;
+    if (shared.state.compare_exchange_strong(expected, SharedRows::WRITING,
+                                             std::memory_order_acquire)) {
+      pair_.producer->runRows(producerInputs_, pair_.middle, pair_.rowPixels, shared.first,
+                              shared.end - shared.first);
+      shared.state.store(SharedRows::WRITTEN, std::memory_order_release);
+    } else {
+      waitWritten(shared);
+    }
+    return shared.end;
+  }
+
+  const BandPair& pair_;
+  const std::vector<const float*>& producerInputs_;
+  const std::vector<const float*>& consumerInputs_;
+  float* output_;
+};
 
 }  // namespace
 
@@ -24,6 +124,10 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
   return nativeFormUse(NativeForm::BANDED_PAIR) == NativeUse::PREFERRED &&
          middleBytes >= kMinMiddleBytes && producer.writesRows() && reads &&
          (reads->stride >= kMinConsumerStride || reads->span == 1);
+}
+
+bool bandOnPoolWorthIt(size_t middleBytes, size_t threads) {
+  return threads > 1 && middleBytes > kMinMiddleBytesPerThread * threads;
 }
 
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
@@ -47,6 +151,47 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
     pair.producer->runRows(producerInputs, pair.middle, pair.rowPixels, written,
                            reads.inHeight - written);
   }
+}
+
+void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
+                       const std::vector<const float*>& consumerInputs, float* output,
+                       pthreadpool_t pool) {
+  const RowReads reads = *pair.consumer->rowReads();
+  const uint32_t parts = std::min<uint32_t>(
+      static_cast<uint32_t>(pthreadpool_get_threads_count(pool)), reads.outHeight);
+  if (parts < 2) {
+    runBandPair(pair, producerInputs, consumerInputs, output);
+    return;
+  }
+  // Part p's output rows start at starts[p]; its own middle rows at the
+  // first row that output row reads, and those it shares with part p - 1
+  // (shared[p]) run from there to the last row part p - 1 reads.
+  std::vector<uint32_t> starts(parts + 1), ownStarts(parts + 1);
+  std::vector<SharedRows> shared(parts);
+  for (uint32_t p = 0; p <= parts; ++p) {
+    starts[p] = static_cast<uint32_t>(uint64_t{reads.outHeight} * p / parts);
+    ownStarts[p] = p == 0 ? 0 : p == parts ? reads.inHeight : reads.begin(starts[p]);
+  }
+  for (uint32_t p = 1; p < parts; ++p) {
+    shared[p].first = ownStarts[p];
+    shared[p].end = std::max(ownStarts[p], reads.end(starts[p] - 1));
+    if (shared[p].end > ownStarts[p + 1]) {  // parts too short to hold what they share
+      runBandPair(pair, producerInputs, consumerInputs, output);
+      return;
+    }
+  }
+  const PartRunner runner(pair, producerInputs, consumerInputs, output);
+  parallelizeTiles(pool, parts, 1, [&](size_t first, size_t count) {
+    for (size_t p = first; p < first + count; ++p) {
+      const BandPart part{starts[p],
+                          starts[p + 1],
+                          ownStarts[p],
+                          ownStarts[p + 1],
+                          p == 0 ? nullptr : &shared[p],
+                          p + 1 == parts ? nullptr : &shared[p + 1]};
+      runner.run(part, reads);
+    }
+  });
 }
 
 }  // namespace annrt::cpu

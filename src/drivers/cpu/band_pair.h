@@ -11,6 +11,8 @@
 // keeps its place in the arena; only the order of the work changes.
 #pragma once
 
+#include <pthreadpool.h>
+
 #include <vector>
 
 #include "drivers/cpu/native_kernel.h"
@@ -31,13 +33,28 @@ struct BandPair {
 bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
                      size_t middleBytes);
 
+// Whether to band a pair whose middle image has `middleBytes` on a pool of
+// `threads` (runBandPairOnPool) rather than run its two kernels one after
+// the other there: where each thread's share of the image outgrows what
+// stays in a core's L2 cache anyway.
+bool bandOnPoolWorthIt(size_t middleBytes, size_t threads);
+
 // Runs the pair on the calling thread: the producer reads `producerInputs`
 // and writes `middle`, the consumer reads it (`consumerInputs`: `middle`,
 // then the addend of an ADD it took in, if any) and writes `output`, each
-// consumer row right after the producer rows it reads. On a pool the two
-// run one after the other instead: each core's L2 then holds its share of
-// the image, and the work stays in small tasks that balance across cores.
+// consumer row right after the producer rows it reads.
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
                  const std::vector<const float*>& consumerInputs, float* output);
+
+// The same on `pool`: the consumer's output rows in one part per thread,
+// each part band by band. The middle rows that two neighbouring parts both
+// read are written once, by the part that comes to them first, while the
+// other waits for them: the later part needs them first thing, the earlier
+// one only for its last output rows, so it seldom waits. Where the parts
+// are too short for that (fewer output rows than threads), as
+// runBandPair.
+void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
+                       const std::vector<const float*>& consumerInputs, float* output,
+                       pthreadpool_t pool);
 
 }  // namespace annrt::cpu

@@ -65,6 +65,11 @@ AddPaddedPixels nativeAddPaddedPixels();
 struct RowReads {
   uint32_t inHeight = 0, outHeight = 0;
   uint32_t stride = 1, padTop = 0, span = 1;
+  // The first row output row `row` reads.
+  uint32_t begin(uint32_t row) const {
+    const int64_t at = int64_t{row} * stride - padTop;
+    return static_cast<uint32_t>(std::clamp<int64_t>(at, 0, inHeight));
+  }
   // One past the last row output row `row` reads.
   uint32_t end(uint32_t row) const {
     const int64_t at = int64_t{row} * stride - padTop + span;

@@ -157,7 +157,8 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     const std::vector<uint32_t>& dims = model_->main.operands[middle].shape.dims;
     const std::optional<RowReads> reads = consumer.rowReads();
     if (dims.size() != 4 || dims[0] != 1 || !reads || dims[1] != reads->inHeight) continue;
-    if (!bandPairWorthIt(producer, consumer, elementCount(dims) * sizeof(float))) continue;
+    const size_t middleBytes = elementCount(dims) * sizeof(float);
+    if (!bandPairWorthIt(producer, consumer, middleBytes)) continue;
     // The steps between read nothing the producer writes: it may run
     // right before its consumer instead.
     std::rotate(steps_.begin() + static_cast<ptrdiff_t>(s),
@@ -166,8 +167,10 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     Step& moved = steps_[*c - 1];
     moved.bandsWithNext = true;
     moved.rowPixels = dims[2];
-    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band", middle,
-               consumer.writes());
+    moved.bandsOnPool = pool_ != nullptr &&
+                        bandOnPoolWorthIt(middleBytes, pthreadpool_get_threads_count(pool_.get()));
+    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band{}",
+               middle, consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "");
     if (*c > s + 1) --s;  // another step now sits at s
   }
 }
@@ -262,14 +265,25 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
-    // Banded on one thread only: a kernel the plan puts on the pool keeps it.
-    if (step.bandsWithNext && (pool == nullptr || (!step.threaded && !steps_[s + 1].threaded))) {
-      Step& next = steps_[++s];
-      for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);
-      const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
-                          address(step.write)};
-      runBandPair(pair, step.inputs, next.inputs, address(next.write));
-      continue;
+    // Banded on the pool where the plan puts both kernels there (and the
+    // image is large enough), on the calling thread where it puts neither;
+    // otherwise one after the other.
+    if (step.bandsWithNext) {
+      Step& next = steps_[s + 1];
+      const bool onPool = pool != nullptr && step.bandsOnPool && step.threaded && next.threaded;
+      const bool alone = pool == nullptr || (!step.threaded && !next.threaded);
+      if (onPool || alone) {
+        ++s;
+        for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);
+        const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
+                            address(step.write)};
+        if (onPool) {
+          runBandPairOnPool(pair, step.inputs, next.inputs, address(next.write), pool);
+        } else {
+          runBandPair(pair, step.inputs, next.inputs, address(next.write));
+        }
+        continue;
+      }
     }
     step.kernel->run(step.inputs, address(step.write), step.threaded ? pool : nullptr);
   }

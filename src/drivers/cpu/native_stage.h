@@ -95,6 +95,8 @@ class NativeStage final : public StageExecutable {
     // this one's output, an arena image of rows of `rowPixels` pixels.
     bool bandsWithNext = false;
     size_t rowPixels = 0;
+    // On the pool too (bandOnPoolWorthIt), where the plan threads both.
+    bool bandsOnPool = false;
   };
 
   NativeStage() = default;
