@@ -127,7 +127,8 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 }
 
 bool bandOnPoolWorthIt(size_t middleBytes, size_t threads) {
-  return threads > 1 && middleBytes > kMinMiddleBytesPerThread * threads;
+  return nativeFormUse(NativeForm::POOLED_BANDS) == NativeUse::PREFERRED && threads > 1 &&
+         middleBytes > kMinMiddleBytesPerThread * threads;
 }
 
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,

@@ -35,8 +35,9 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 
 // Whether to band a pair whose middle image has `middleBytes` on a pool of
 // `threads` (runBandPairOnPool) rather than run its two kernels one after
-// the other there: where each thread's share of the image outgrows what
-// stays in a core's L2 cache anyway.
+// the other there: where the kernel table uses POOLED_BANDS and each
+// thread's share of the image outgrows what stays in a core's L2 cache
+// anyway.
 bool bandOnPoolWorthIt(size_t middleBytes, size_t threads);
 
 // Runs the pair on the calling thread: the producer reads `producerInputs`

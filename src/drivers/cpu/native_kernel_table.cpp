@@ -364,6 +364,20 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "times: selfie_segmentation 0.97-0.99 at 1 thread; at 2 threads 1.01-1.03 while the "
       "folded average ran on one thread, 0.95-0.96 once it summed in parts on the pool"},
      kUnmeasured},
+    // POOLED_BANDS
+    {kUnmeasured,
+     {NativeUse::NO,
+      "AVX2 code on an Intel Xeon (ANNRT_CPU_ISA=avx2; no AVX2-only host yet), 2 threads, "
+      "banded by parts vs one after the other on the pool, three alternations: 1x1 112x112 16 "
+      "-> 64 then depthwise 3x3 s2 250-275 vs 256-266 us, depthwise 3x3 112x112x64 then 1x1 to "
+      "16 352-368 vs 358-373: level"},
+     {NativeUse::PREFERRED,
+      "Intel Xeon, 2 threads, banded by parts vs one after the other on the pool, three "
+      "alternations: 1x1 112x112 16 -> 64 then depthwise 3x3 s2 148-157 vs 160-163 us, "
+      "depthwise 3x3 112x112x64 then 1x1 to 16 255-275 vs 280-288; 256x256x8 (1 MB a thread) "
+      "185-196 vs 178-180, hence only over 1 MB a thread; whole models at 2 threads "
+      "hand_landmark_full 0.99, pose_landmark_full 0.98, the rest 0.99-1.02"},
+     kUnmeasured},
 }};
 
 constexpr std::array<std::string_view, kNativeIsaCount> kIsaNames = {"baseline", "avx2", "avx512",
@@ -391,7 +405,8 @@ constexpr std::array<std::string_view, kNativeFormCount> kFormNames = {"depthwis
                                                                        "folded activation",
                                                                        "banded pair",
                                                                        "folded add",
-                                                                       "folded sum"};
+                                                                       "folded sum",
+                                                                       "pooled bands"};
 
 constexpr size_t index(NativeIsa isa) {
   return static_cast<size_t>(isa);

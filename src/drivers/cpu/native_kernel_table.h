@@ -109,8 +109,11 @@ enum class NativeForm : uint8_t {
   // whole image, MEAN) reads, folded into that average: it sums the ADD's
   // two inputs (FusionRole::AVERAGED_ADD).
   FOLDED_SUM,
+  // A band pair on the pool, one part of the consumer's rows per thread
+  // (runBandPairOnPool), against its two kernels one after the other there.
+  POOLED_BANDS,
 };
-inline constexpr size_t kNativeFormCount = 24;
+inline constexpr size_t kNativeFormCount = 25;
 
 std::string_view nativeFormName(NativeForm form);
 
