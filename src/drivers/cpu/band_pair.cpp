@@ -71,9 +71,12 @@ class PartRunner {
     uint32_t written = part.ownFirst;
     for (uint32_t row = part.first; row < part.end; ++row) {
       written = produce(part, written, reads.end(row));
+      // The consumer's rows are as wide as the middle image's where it
+      // needs their width (a 1x1 product's); window kernels know theirs.
       pair_.consumer->runRows(consumerInputs_, output_, pair_.rowPixels, row, 1);
     }
-    // Own rows no output row of the part reads are still the producer's output.
+    // Own rows no output row of the part reads (below its last window) are
+    // still the producer's output.
     produce(part, written, part.ownEnd);
   }
 
@@ -134,24 +137,9 @@ bool bandOnPoolWorthIt(size_t middleBytes, size_t threads) {
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
                  const std::vector<const float*>& consumerInputs, float* output) {
   const RowReads reads = *pair.consumer->rowReads();
-  uint32_t written = 0;
-  for (uint32_t row = 0; row < reads.outHeight; ++row) {
-    const uint32_t needed = reads.end(row);
-    if (needed > written) {
-      pair.producer->runRows(producerInputs, pair.middle, pair.rowPixels, written,
-                             needed - written);
-      written = needed;
-    }
-    // The consumer's rows are as wide as the middle image's where it needs
-    // their width (a 1x1 product's); window kernels know theirs.
-    pair.consumer->runRows(consumerInputs, output, pair.rowPixels, row, 1);
-  }
-  // Rows no output row reads (below the last window) are still the
-  // producer's output.
-  if (written < reads.inHeight) {
-    pair.producer->runRows(producerInputs, pair.middle, pair.rowPixels, written,
-                           reads.inHeight - written);
-  }
+  // One part of every row, with no neighbours to share rows with.
+  const BandPart whole{0, reads.outHeight, 0, reads.inHeight, nullptr, nullptr};
+  PartRunner(pair, producerInputs, consumerInputs, output).run(whole, reads);
 }
 
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
