@@ -21,7 +21,7 @@ double bestFlopsPerSecond(Run run, double flopsPerRound) {
   for (int attempt = 0; attempt < 5; ++attempt) {
     const auto start = std::chrono::steady_clock::now();
     // Stored, so the chains are not optimized away.
-    volatile const float sum = run();
+    volatile const float sum = run(kRounds);
     (void)sum;
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
     best = std::max(best, flopsPerRound * kRounds / seconds.count());
@@ -35,13 +35,13 @@ using Float16 = float __attribute__((vector_size(64)));
 // Inlined into the callers below, whose target makes its multiply-adds
 // (contracted: -ffp-contract=fast) FMAs of their vector width.
 template <class Vec>
-[[gnu::always_inline]] inline float chains() {
+[[gnu::always_inline]] inline float chains(long rounds) {
   // Read at run time, so that no chain's result is known to the compiler.
   static volatile float seed = 1.0F;
   Vec acc[kChains];
   for (int c = 0; c < kChains; ++c) acc[c] = Vec{} + (seed + static_cast<float>(c));
   const Vec a = Vec{} + 0.999F, b = Vec{} + 0.001F;
-  for (long r = 0; r < kRounds; ++r) {
+  for (long r = 0; r < rounds; ++r) {
     for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * a + b;
   }
   for (int c = 1; c < kChains; ++c) acc[0] += acc[c];
@@ -50,12 +50,12 @@ template <class Vec>
   return sum;
 }
 
-__attribute__((target("avx512f"))) float chains512() {
-  return chains<Float16>();
+__attribute__((target("avx512f"))) float chains512(long rounds) {
+  return chains<Float16>(rounds);
 }
 
-__attribute__((target("avx2,fma"))) float chains256() {
-  return chains<Float8>();
+__attribute__((target("avx2,fma"))) float chains256(long rounds) {
+  return chains<Float8>(rounds);
 }
 #endif
 
@@ -71,6 +71,15 @@ FmaPeak measureFmaPeak() {
   }
 #endif
   return {};
+}
+
+float runFmaChains(long rounds) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f")) return chains512(rounds);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return chains256(rounds);
+#endif
+  (void)rounds;
+  return 0;
 }
 
 }  // namespace annrt::bench

@@ -19,4 +19,9 @@ struct FmaPeak {
 // The best of a few runs of about 10 ms each.
 FmaPeak measureFmaPeak();
 
+// `rounds` rounds of the probe's chains in the widest vectors the host has
+// (nothing where no probe exists), at the core's multiply-add peak; returns
+// their sum, which the caller keeps so the work is not optimized away.
+float runFmaChains(long rounds);
+
 }  // namespace annrt::bench

@@ -155,12 +155,14 @@ host_check() {
   [ -x "$bench" ] || { echo "host check $1: $bench is not built"; return; }
   "$bench" --benchmark_format=csv 2>/dev/null | awk -F, -v when="$1" '
     /BM_Serial\// { serial = $3 / 1000 }
-    /BM_TwoThreadPool/ { pool = $3 / 1000 }
+    /BM_TwoThreadPool\// { pool = $3 / 1000 }
+    /BM_SerialFma\// { fma = $3 / 1000 }
+    /BM_TwoThreadPoolFma\// { poolfma = $3 / 1000 }
     /BM_HandOffAfterSerialWork/ { handoff = $3 / 1000 }
     /BM_CacheLineRoundTrip/ { roundtrip = $3 }
     /BM_SerialSweep/ { sweep = $3 / 1000 }
     /BM_PoolSweepOfDataTheCallerWrote/ { poolsweep = $3 / 1000 }
-    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx); a hand-off after 50 us on one thread takes %.1f us; a cache line goes to the other thread and back in %.0f ns; 256 KB the caller wrote are read in %.1f us alone, %.1f us by the pool\n", when, serial, pool, serial / pool, handoff, roundtrip, sweep, poolsweep }'
+    END { printf "host check %s: two equal tasks take %.1f us on one thread, %.1f us on a 2-thread pool (%.2fx), two tasks of multiply-adds at the core'"'"'s peak %.1f and %.1f us (%.2fx: near 1 where the vCPUs share a core); a hand-off after 50 us on one thread takes %.1f us; a cache line goes to the other thread and back in %.0f ns; 256 KB the caller wrote are read in %.1f us alone, %.1f us by the pool\n", when, serial, pool, serial / pool, fma, poolfma, fma / poolfma, handoff, roundtrip, sweep, poolsweep }'
 }
 
 host_check before

@@ -6,6 +6,14 @@
 // - BM_Serial / BM_TwoThreadPool: two equal tasks (about 23 us of arithmetic
 //   each) one after the other, and handed to the pool. On a 2-core machine
 //   the pool takes a little over half the serial time.
+// - BM_SerialFma / BM_TwoThreadPoolFma: the same with tasks of vector
+//   multiply-adds at the core's peak (bench/fma_peak.h), as annrt-cpu's
+//   convolution kernels nearly are. Where the two vCPUs are two hardware
+//   threads of one core they share its multiply-add units: the integer
+//   chains above still take about half the serial time on the pool, these
+//   take nearly all of it, and a kernel running near the core's peak gains
+//   little from a second thread while one at a third of it (a slower
+//   library's) gains nearly twice.
 // - BM_HandOffAfterSerialWork: two 1 us tasks handed to the pool right after
 //   the calling thread worked alone for 50 us, as after a stage that runs on
 //   the calling thread. A few microseconds when the worker's core is there;
@@ -36,6 +44,8 @@
 #include <memory>
 #include <thread>
 #include <vector>
+
+#include "fma_peak.h"
 
 namespace {
 
@@ -78,6 +88,33 @@ void BM_TwoThreadPool(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TwoThreadPool)->UseRealTime();
+
+// About 25 us at the peak: 12 chains of 16 floats (8 on AVX2) a round.
+constexpr long kFmaRoundsPerTask = 12000;
+
+void fmaTask(void* context, size_t index) {
+  static_cast<float*>(context)[index * 16] = annrt::bench::runFmaChains(kFmaRoundsPerTask);
+}
+
+void BM_SerialFma(benchmark::State& state) {
+  float results[kTasks * 16] = {};
+  for (auto _ : state) {
+    for (size_t index = 0; index < kTasks; ++index) fmaTask(results, index);
+    benchmark::DoNotOptimize(results);
+  }
+}
+BENCHMARK(BM_SerialFma)->UseRealTime();
+
+void BM_TwoThreadPoolFma(benchmark::State& state) {
+  const Pool pool = twoThreadPool(state);
+  if (pool == nullptr) return;
+  float results[kTasks * 16] = {};
+  for (auto _ : state) {
+    pthreadpool_parallelize_1d(pool.get(), fmaTask, results, kTasks, 0);
+    benchmark::DoNotOptimize(results);
+  }
+}
+BENCHMARK(BM_TwoThreadPoolFma)->UseRealTime();
 
 void spin(uint32_t steps) {
   uint64_t state = steps;
