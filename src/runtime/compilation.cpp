@@ -54,13 +54,19 @@ std::string placementText(const std::vector<PlanStepInfo>& steps) {
 }  // namespace
 
 std::vector<bool> operationsSupportedByAny(const Model& model,
-                                           const std::vector<std::shared_ptr<Device>>& devices) {
-  return SupportedOperations(model).anyOf(devices);
+                                           const std::vector<std::shared_ptr<Device>>& devices,
+                                           const std::shared_ptr<ModelFacts>& facts) {
+  return SupportedOperations(model, PartitionCache::forCompilation(model, {}, devices, facts.get()),
+                             facts)
+      .anyOf(devices);
 }
 
-Compilation::Compilation(std::shared_ptr<const Model> model,
+Compilation::Compilation(std::shared_ptr<const Model> model, std::shared_ptr<ModelFacts> facts,
                          std::vector<std::shared_ptr<Device>> devices, bool explicitDevices)
-    : model_(std::move(model)), devices_(std::move(devices)), explicitDevices_(explicitDevices) {}
+    : model_(std::move(model)),
+      facts_(std::move(facts)),
+      devices_(std::move(devices)),
+      explicitDevices_(explicitDevices) {}
 
 Compilation::~Compilation() {
   Telemetry& telemetry = DeviceManager::get().telemetry();
@@ -188,7 +194,7 @@ Result<void> Compilation::finish() {
   if (!explicitDevices_ && partitionOptions.mode != PartitionMode::NO_FALLBACK) {
     cpu = DeviceManager::get().reference();
   }
-  SupportedOperations supported(*model_, cacheFor(*model_, cpu), options_);
+  SupportedOperations supported(*model_, cacheFor(*model_, cpu, facts_.get()), facts_);
   ANNRT_RETURN_IF_ERROR(checkEveryOperationRuns(supported, candidates(cpu)));
   auto prepared = preparePlan(supported, devices_, cpu, partitionOptions);
   if (prepared.ok()) return {};
@@ -211,9 +217,10 @@ std::vector<std::shared_ptr<Device>> Compilation::candidates(
   return devices;
 }
 
-std::shared_ptr<const PartitionCache> Compilation::cacheFor(
-    const Model& model, const std::shared_ptr<Device>& cpu) const {
-  return PartitionCache::forCompilation(model, options_, candidates(cpu));
+std::shared_ptr<const PartitionCache> Compilation::cacheFor(const Model& model,
+                                                            const std::shared_ptr<Device>& cpu,
+                                                            ModelFacts* facts) const {
+  return PartitionCache::forCompilation(model, options_, candidates(cpu), facts);
 }
 
 bool Compilation::shouldSpecialize(size_t bound) const {
@@ -231,7 +238,7 @@ std::shared_ptr<ExecutionPlan> Compilation::specialize(const InputDims& dims) co
     // The cache keeps specializations apart: each step's key holds its
     // input dims (PartitionCache::keyFor).
     ANNRT_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, specializeModel(*model_, dims));
-    SupportedOperations supported(*model, cacheFor(*model, cpu_), options_);
+    SupportedOperations supported(*model, cacheFor(*model, cpu_, nullptr));
     return buildPlan(model, supported, devices_, cpu_, partitionOptions_, options_);
   }();
   if (!built.ok()) {

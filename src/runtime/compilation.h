@@ -20,16 +20,20 @@
 
 namespace annrt::runtime {
 
-// Per operation of `model`'s main graph: whether any of `devices` supports it.
+// Per operation of `model`'s main graph: whether any of `devices` supports it,
+// from `facts` (the model's, may be null) or the automatic compilation cache
+// where they have the answer.
 std::vector<bool> operationsSupportedByAny(const Model& model,
-                                           const std::vector<std::shared_ptr<Device>>& devices);
+                                           const std::vector<std::shared_ptr<Device>>& devices,
+                                           const std::shared_ptr<ModelFacts>& facts = nullptr);
 
 class Compilation {
  public:
   // `explicitDevices`: created by createForDevices, so only `devices` may run it.
   ~Compilation();  // hands the profile to telemetry when profiling
-  Compilation(std::shared_ptr<const Model> model, std::vector<std::shared_ptr<Device>> devices,
-              bool explicitDevices);
+  // `facts` (may be null) are `model`'s.
+  Compilation(std::shared_ptr<const Model> model, std::shared_ptr<ModelFacts> facts,
+              std::vector<std::shared_ptr<Device>> devices, bool explicitDevices);
 
   Result<void> setPreference(int32_t preference);
   Result<void> setPriority(int32_t priority);
@@ -77,15 +81,18 @@ class Compilation {
   // plan may use.
   std::vector<std::shared_ptr<Device>> candidates(const std::shared_ptr<Device>& cpu) const;
   // The compilation cache of `model` (the compilation's, or a specialization
-  // of it) on these devices and `cpu`; null when nothing is cached.
+  // of it) on these devices and `cpu`; null when nothing is cached. `facts`:
+  // `model`'s, or null.
   std::shared_ptr<const PartitionCache> cacheFor(const Model& model,
-                                                 const std::shared_ptr<Device>& cpu) const;
+                                                 const std::shared_ptr<Device>& cpu,
+                                                 ModelFacts* facts) const;
   // Whether executions with concrete input dims get plans of their own.
   bool shouldSpecialize(size_t bound) const;
   // nullptr (logged) when the model cannot be specialized for `dims`.
   std::shared_ptr<ExecutionPlan> specialize(const InputDims& dims) const;
 
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<ModelFacts> facts_;
   std::vector<std::shared_ptr<Device>> devices_;
   bool explicitDevices_;
   PrepareOptions options_;

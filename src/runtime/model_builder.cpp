@@ -434,6 +434,7 @@ Result<void> ModelBuilder::finish() {
     for (uint32_t index : operation.inputs) ++model->main.operands[index].consumers;
   }
   model_ = std::move(model);
+  facts_ = std::make_shared<ModelFacts>();
   finished_ = true;
   largeValues_.clear();
   ANNRT_VLOG(MODEL, "finished model: {} operands, {} operations, {} referenced subgraphs",

@@ -14,6 +14,7 @@
 
 #include "common/model.h"
 #include "common/result.h"
+#include "runtime/model_facts.h"
 
 namespace annrt::runtime {
 
@@ -40,6 +41,8 @@ class ModelBuilder {
   bool isFinished() const { return finished_; }
   // The frozen model; only valid after finish().
   std::shared_ptr<const Model> model() const { return model_; }
+  // What the runtime learns about the frozen model; only valid after finish().
+  const std::shared_ptr<ModelFacts>& facts() const { return facts_; }
 
  private:
   Result<void> checkModifiable() const;
@@ -74,6 +77,7 @@ class ModelBuilder {
   // Set when finish fails: the model can then be neither modified nor used.
   bool invalid_ = false;
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<ModelFacts> facts_;
 };
 
 }  // namespace annrt::runtime

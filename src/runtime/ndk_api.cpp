@@ -410,7 +410,7 @@ ANNRT_EXPORT int ANeuralNetworksModel_getSupportedOperationsForDevices(
   }
   auto selected = knownDevices(devices, numDevices);
   if (!selected.ok()) return report(__func__, selected.error());
-  const std::vector<bool> supported = operationsSupportedByAny(*m.model(), *selected);
+  const std::vector<bool> supported = operationsSupportedByAny(*m.model(), *selected, m.facts());
   std::copy(supported.begin(), supported.end(), supportedOps);
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -462,7 +462,7 @@ static int createCompilation(const char* function, ANeuralNetworksModel* model,
     return report(function, makeError(ErrorCode::BAD_STATE, "the model is not finished"));
   }
   *compilation = toC<ANeuralNetworksCompilation>(
-      std::make_shared<Compilation>(m.model(), std::move(devices), explicitDevices));
+      std::make_shared<Compilation>(m.model(), m.facts(), std::move(devices), explicitDevices));
   return *compilation ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
 

@@ -32,7 +32,7 @@ std::shared_ptr<CacheDirectory> applicationDirectory(const std::string& path) {
 
 std::shared_ptr<const PartitionCache> PartitionCache::forCompilation(
     const Model& model, const PrepareOptions& options,
-    const std::vector<std::shared_ptr<Device>>& devices) {
+    const std::vector<std::shared_ptr<Device>>& devices, ModelFacts* facts) {
   if (!anyCaches(devices)) return nullptr;
   const bool relaxed = model.relaxComputationFloat32toFloat16;
   if (!options.cacheDir.empty()) {
@@ -44,8 +44,9 @@ std::shared_ptr<const PartitionCache> PartitionCache::forCompilation(
   auto automatic = DeviceManager::get().automaticCache();
   if (!automatic) return nullptr;
   TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "hash model for the cache");
-  return std::shared_ptr<const PartitionCache>(
-      new PartitionCache(std::move(automatic), modelContentHash(model), relaxed));
+  return std::shared_ptr<const PartitionCache>(new PartitionCache(
+      std::move(automatic), facts != nullptr ? facts->contentHash(model) : modelContentHash(model),
+      relaxed));
 }
 
 PartitionCacheIdentity PartitionCache::identityFor(const Device& device, const Model& submodel,
@@ -76,9 +77,13 @@ CacheKey PartitionCache::keyFor(const Device& device, const Model& submodel,
   return partitionCacheKey(identityFor(device, submodel, operations, options));
 }
 
-std::optional<std::vector<bool>> PartitionCache::loadSupported(
-    const Device& device, const Model& model, const PrepareOptions& options) const {
-  const CacheKey key = supportedOperationsCacheKey(identityFor(device, model, {}, options));
+CacheKey PartitionCache::supportedKey(const Device& device, const Model& model) const {
+  return supportedOperationsCacheKey(identityFor(device, model, {}, {}));
+}
+
+std::optional<std::vector<bool>> PartitionCache::loadSupported(const Device& device,
+                                                               const Model& model) const {
+  const CacheKey key = supportedKey(device, model);
   std::optional<CachedBytes> cached = directory_->load(key, device.name(), device.version());
   if (!cached) return std::nullopt;
   auto flags = decodeSupportedOperations(cached->bytes, model.main.operations.size());
@@ -93,9 +98,8 @@ std::optional<std::vector<bool>> PartitionCache::loadSupported(
 }
 
 void PartitionCache::storeSupported(const Device& device, const Model& model,
-                                    const PrepareOptions& options,
                                     const std::vector<bool>& flags) const {
-  const CacheKey key = supportedOperationsCacheKey(identityFor(device, model, {}, options));
+  const CacheKey key = supportedKey(device, model);
   const std::vector<uint8_t> payload = encodeSupportedOperations(flags);
   auto written =
       directory_->store(key, device.name(), device.version(), std::span<const uint8_t>(payload));

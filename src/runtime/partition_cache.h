@@ -18,16 +18,18 @@
 
 #include "common/device.h"
 #include "runtime/compilation_cache.h"
+#include "runtime/model_facts.h"
 
 namespace annrt::runtime {
 
 class PartitionCache {
  public:
   // Null when nothing is cached: neither setCaching nor an automatic cache,
-  // or no device of `devices` caches.
+  // or no device of `devices` caches. `facts` (may be null) are `model`'s:
+  // they keep its content hash (the automatic cache's base) once hashed.
   static std::shared_ptr<const PartitionCache> forCompilation(
       const Model& model, const PrepareOptions& options,
-      const std::vector<std::shared_ptr<Device>>& devices);
+      const std::vector<std::shared_ptr<Device>>& devices, ModelFacts* facts = nullptr);
 
   // `submodel`'s prepared model on `device`: from the cache when its entry
   // checks out, else prepared and stored (a failed store is logged, not an
@@ -38,12 +40,16 @@ class PartitionCache {
                                                  const PrepareOptions& options) const;
 
   // Which operations of `model` (a compilation's whole model) `device`
-  // supports, as an earlier compilation stored them; nullopt when there is
-  // no such entry or it does not check out (logged).
-  std::optional<std::vector<bool>> loadSupported(const Device& device, const Model& model,
-                                                 const PrepareOptions& options) const;
+  // supports, as an earlier process stored them; nullopt when there is no
+  // such entry or it does not check out (logged). The entry's key leaves out
+  // the compilation's settings, which do not change the answer, so that
+  // ANeuralNetworksModel_getSupportedOperationsForDevices and compilations
+  // of any settings share it.
+  std::optional<std::vector<bool>> loadSupported(const Device& device, const Model& model) const;
+  // The key of that entry.
+  CacheKey supportedKey(const Device& device, const Model& model) const;
   // Stores them (a failed store is logged).
-  void storeSupported(const Device& device, const Model& model, const PrepareOptions& options,
+  void storeSupported(const Device& device, const Model& model,
                       const std::vector<bool>& flags) const;
 
  private:

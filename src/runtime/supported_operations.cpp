@@ -13,19 +13,37 @@ const std::vector<bool>& SupportedOperations::of(const Device& device) {
   auto it = std::find_if(known_.begin(), known_.end(),
                          [&](const auto& entry) { return entry.first == &device; });
   if (it != known_.end()) return it->second;
-  const bool cached = cache_ != nullptr && (device.supportsCaching() || device.isBuiltIn());
+  std::optional<CacheKey> entry;
+  if (cached(device)) entry = cache_->supportedKey(device, model_);
   std::optional<std::vector<bool>> flags;
-  if (cached) {
-    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "cached supported operations");
-    flags = cache_->loadSupported(device, model_, options_);
-  }
+  if (facts_) flags = facts_->supported(device, entry);
   if (!flags) {
-    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "supported operations");
-    flags = ask(device);
-    if (cached) cache_->storeSupported(device, model_, options_, *flags);
+    flags = fromCacheOrDevice(device, entry);
+    if (facts_) facts_->setSupported(device, entry, *flags);
   }
   known_.emplace_back(&device, std::move(*flags));
   return known_.back().second;
+}
+
+bool SupportedOperations::cached(const Device& device) const {
+  return cache_ != nullptr && (device.supportsCaching() || device.isBuiltIn());
+}
+
+std::vector<bool> SupportedOperations::fromCacheOrDevice(
+    const Device& device, const std::optional<CacheKey>& entry) const {
+  if (entry) {
+    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "cached supported operations");
+    std::optional<std::vector<bool>> flags = cache_->loadSupported(device, model_);
+    if (flags) return std::move(*flags);
+  }
+  std::optional<std::vector<bool>> flags;
+  if (facts_) flags = facts_->supportedWithAnyEntry(device);
+  if (!flags) {
+    TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "supported operations");
+    flags = ask(device);
+  }
+  if (entry) cache_->storeSupported(device, model_, *flags);
+  return std::move(*flags);
 }
 
 std::vector<bool> SupportedOperations::ask(const Device& device) const {

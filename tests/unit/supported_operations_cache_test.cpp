@@ -57,7 +57,7 @@ class SupportedOperationsCacheTest : public ::testing::Test {
                             const CountingDevice& asked) {
     auto cache = PartitionCache::forCompilation(model, options_, {device_, other});
     EXPECT_NE(cache, nullptr);
-    SupportedOperations supported(model, cache, options_);
+    SupportedOperations supported(model, cache);
     return supported.of(asked);
   }
   std::vector<bool> compile(const Model& model) { return compile(model, device_, *device_); }
@@ -118,6 +118,54 @@ TEST_F(SupportedOperationsCacheTest, OneCompilationAsksEachDeviceOnce) {
   EXPECT_EQ(supported.of(*device_), expectedFlags(3));
   EXPECT_EQ(supported.anyOf({device_}), expectedFlags(3));
   EXPECT_EQ(device_->asked, 1);
+}
+
+// The answer does not depend on how a compilation is set up, so compilations
+// of other settings (and ANeuralNetworksModel_getSupportedOperationsForDevices,
+// which has none) find the same entry.
+TEST_F(SupportedOperationsCacheTest, CompilationsOfOtherSettingsShareTheEntry) {
+  const auto model = floorChain(4);
+  compile(*model);
+  options_.numThreads = 2;
+  options_.preference = ANEURALNETWORKS_PREFER_SUSTAINED_SPEED;
+  options_.priority = ANEURALNETWORKS_PRIORITY_HIGH;
+  EXPECT_EQ(compile(*model), expectedFlags(4));
+  EXPECT_EQ(device_->asked, 1);
+  EXPECT_EQ(entries().size(), 1u);
+}
+
+// The model's facts keep each device's answer for every later question about
+// the model in the process: the device is asked once. A cache the answer was
+// not found with gets its entry all the same (for the next process), and
+// once it has it, it is not read again. Another model's facts are its own.
+TEST_F(SupportedOperationsCacheTest, TheModelsFactsAnswerEveryLaterQuestion) {
+  const auto model = floorChain(4);
+  const auto facts = std::make_shared<ModelFacts>();
+  EXPECT_EQ(SupportedOperations(*model, nullptr, facts).of(*device_), expectedFlags(4));
+  EXPECT_EQ(SupportedOperations(*model, nullptr, facts).anyOf({device_}), expectedFlags(4));
+  auto cache = PartitionCache::forCompilation(*model, options_, {device_}, facts.get());
+  EXPECT_EQ(SupportedOperations(*model, cache, facts).of(*device_), expectedFlags(4));
+  EXPECT_EQ(device_->asked, 1);
+  ASSERT_EQ(entries().size(), 1u) << "the cache did not get its entry";
+  fs::remove(entries()[0]);
+  EXPECT_EQ(SupportedOperations(*model, cache, facts).of(*device_), expectedFlags(4));
+  EXPECT_TRUE(entries().empty()) << "an answer the facts had with this cache was stored again";
+  // Other settings of the device may answer otherwise.
+  device_->settings = "native kernels 0";
+  EXPECT_EQ(SupportedOperations(*model, nullptr, facts).of(*device_), expectedFlags(4));
+  EXPECT_EQ(device_->asked, 2);
+  const auto other = floorChain(3);
+  EXPECT_EQ(SupportedOperations(*other, nullptr, std::make_shared<ModelFacts>()).of(*device_),
+            expectedFlags(3));
+  EXPECT_EQ(device_->asked, 3);
+}
+
+TEST(ModelFactsTest, TheContentHashIsTheModels) {
+  const auto model = floorChain(4);
+  ModelFacts facts;
+  EXPECT_EQ(facts.contentHash(*model), modelContentHash(*model));
+  EXPECT_EQ(facts.contentHash(*model), modelContentHash(*model));
+  EXPECT_NE(ModelFacts().contentHash(*floorChain(3)), modelContentHash(*model));
 }
 
 TEST_F(SupportedOperationsCacheTest, ACorruptEntryIsAMissWithALogLineAndIsRewritten) {
