@@ -9,7 +9,6 @@
 namespace annrt::bench {
 namespace {
 
-#if defined(__x86_64__) && defined(__GNUC__)
 // Twelve chains: more than an FMA's latency times the FMA ports of current
 // x86 cores (4 x 2), so that the chains never wait on each other.
 constexpr int kChains = 12;
@@ -29,6 +28,7 @@ double bestFlopsPerSecond(Run run, double flopsPerRound) {
   return best;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
 using Float8 = float __attribute__((vector_size(32)));
 using Float16 = float __attribute__((vector_size(64)));
 
@@ -59,27 +59,34 @@ __attribute__((target("avx2,fma"))) float chains256(long rounds) {
 }
 #endif
 
-}  // namespace
+// The chains in the widest vectors the host has.
+struct Probe {
+  float (*chains)(long rounds) = nullptr;  // null where no probe exists
+  int lanes = 0;
+  const char* vectors = "";
+};
 
-FmaPeak measureFmaPeak() {
+Probe hostProbe() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx512f")) {
-    return {bestFlopsPerSecond(chains512, 2.0 * 16 * kChains), "AVX-512"};
-  }
+  if (__builtin_cpu_supports("avx512f")) return {chains512, 16, "AVX-512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    return {bestFlopsPerSecond(chains256, 2.0 * 8 * kChains), "AVX2+FMA"};
+    return {chains256, 8, "AVX2+FMA"};
   }
 #endif
   return {};
 }
 
+}  // namespace
+
+FmaPeak measureFmaPeak() {
+  const Probe probe = hostProbe();
+  if (probe.chains == nullptr) return {};
+  return {bestFlopsPerSecond(probe.chains, 2.0 * probe.lanes * kChains), probe.vectors};
+}
+
 float runFmaChains(long rounds) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx512f")) return chains512(rounds);
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return chains256(rounds);
-#endif
-  (void)rounds;
-  return 0;
+  const Probe probe = hostProbe();
+  return probe.chains != nullptr ? probe.chains(rounds) : 0;
 }
 
 }  // namespace annrt::bench

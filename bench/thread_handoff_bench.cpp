@@ -38,6 +38,7 @@
 #include <pthreadpool.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -52,15 +53,29 @@ namespace {
 constexpr size_t kTasks = 2;
 constexpr uint32_t kStepsPerTask = 20000;  // 4-cycle multiply-add chain: about 25 us
 
+// One task's result per cache line, so that the tasks share none.
+struct alignas(64) TaskResult {
+  uint64_t value = 0;
+};
+
 // A dependent chain the compiler cannot fold or vectorize away.
 void task(void* context, size_t index) {
   uint64_t state = index + 1;
   for (uint32_t step = 0; step < kStepsPerTask; ++step) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
   }
-  static_cast<uint64_t*>(context)[index * 8] = state;  // one cache line per task
+  static_cast<TaskResult*>(context)[index].value = state;
 }
 
+// About 25 us at the peak: 12 chains of 16 floats (8 on AVX2) a round.
+constexpr long kFmaRoundsPerTask = 12000;
+
+void fmaTask(void* context, size_t index) {
+  static_cast<TaskResult*>(context)[index].value =
+      std::bit_cast<uint32_t>(annrt::bench::runFmaChains(kFmaRoundsPerTask));
+}
+
+using Task = void (*)(void*, size_t);
 using Pool = std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)>;
 
 Pool twoThreadPool(benchmark::State& state) {
@@ -69,50 +84,43 @@ Pool twoThreadPool(benchmark::State& state) {
   return pool;
 }
 
-void BM_Serial(benchmark::State& state) {
-  uint64_t results[kTasks * 8] = {};
+// The kTasks tasks one after the other on the calling thread.
+void timeSerially(benchmark::State& state, Task work) {
+  TaskResult results[kTasks];
   for (auto _ : state) {
-    for (size_t index = 0; index < kTasks; ++index) task(results, index);
+    for (size_t index = 0; index < kTasks; ++index) work(results, index);
     benchmark::DoNotOptimize(results);
   }
+}
+
+// The kTasks tasks handed to a 2-thread pool.
+void timeOnPool(benchmark::State& state, Task work) {
+  const Pool pool = twoThreadPool(state);
+  if (pool == nullptr) return;
+  TaskResult results[kTasks];
+  for (auto _ : state) {
+    pthreadpool_parallelize_1d(pool.get(), work, results, kTasks, 0);
+    benchmark::DoNotOptimize(results);
+  }
+}
+
+void BM_Serial(benchmark::State& state) {
+  timeSerially(state, task);
 }
 BENCHMARK(BM_Serial)->UseRealTime();
 
 void BM_TwoThreadPool(benchmark::State& state) {
-  const Pool pool = twoThreadPool(state);
-  if (pool == nullptr) return;
-  uint64_t results[kTasks * 8] = {};
-  for (auto _ : state) {
-    pthreadpool_parallelize_1d(pool.get(), task, results, kTasks, 0);
-    benchmark::DoNotOptimize(results);
-  }
+  timeOnPool(state, task);
 }
 BENCHMARK(BM_TwoThreadPool)->UseRealTime();
 
-// About 25 us at the peak: 12 chains of 16 floats (8 on AVX2) a round.
-constexpr long kFmaRoundsPerTask = 12000;
-
-void fmaTask(void* context, size_t index) {
-  static_cast<float*>(context)[index * 16] = annrt::bench::runFmaChains(kFmaRoundsPerTask);
-}
-
 void BM_SerialFma(benchmark::State& state) {
-  float results[kTasks * 16] = {};
-  for (auto _ : state) {
-    for (size_t index = 0; index < kTasks; ++index) fmaTask(results, index);
-    benchmark::DoNotOptimize(results);
-  }
+  timeSerially(state, fmaTask);
 }
 BENCHMARK(BM_SerialFma)->UseRealTime();
 
 void BM_TwoThreadPoolFma(benchmark::State& state) {
-  const Pool pool = twoThreadPool(state);
-  if (pool == nullptr) return;
-  float results[kTasks * 16] = {};
-  for (auto _ : state) {
-    pthreadpool_parallelize_1d(pool.get(), fmaTask, results, kTasks, 0);
-    benchmark::DoNotOptimize(results);
-  }
+  timeOnPool(state, fmaTask);
 }
 BENCHMARK(BM_TwoThreadPoolFma)->UseRealTime();
 
