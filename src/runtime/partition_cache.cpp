@@ -82,11 +82,11 @@ CacheKey PartitionCache::supportedKey(const Device& device, const Model& model) 
 }
 
 std::optional<std::vector<bool>> PartitionCache::loadSupported(const Device& device,
-                                                               const Model& model) const {
-  const CacheKey key = supportedKey(device, model);
+                                                               const CacheKey& key,
+                                                               size_t operationCount) const {
   std::optional<CachedBytes> cached = directory_->load(key, device.name(), device.version());
   if (!cached) return std::nullopt;
-  auto flags = decodeSupportedOperations(cached->bytes, model.main.operations.size());
+  auto flags = decodeSupportedOperations(cached->bytes, operationCount);
   if (!flags.ok()) {
     logWarning(
         "compilation cache: entry {} in {} is not {}'s supported operations of this "
@@ -97,9 +97,8 @@ std::optional<std::vector<bool>> PartitionCache::loadSupported(const Device& dev
   return std::move(flags).value();
 }
 
-void PartitionCache::storeSupported(const Device& device, const Model& model,
+void PartitionCache::storeSupported(const Device& device, const CacheKey& key,
                                     const std::vector<bool>& flags) const {
-  const CacheKey key = supportedKey(device, model);
   const std::vector<uint8_t> payload = encodeSupportedOperations(flags);
   auto written =
       directory_->store(key, device.name(), device.version(), std::span<const uint8_t>(payload));

@@ -39,17 +39,19 @@ class PartitionCache {
                                                  const std::vector<uint32_t>& operations,
                                                  const PrepareOptions& options) const;
 
-  // Which operations of `model` (a compilation's whole model) `device`
-  // supports, as an earlier process stored them; nullopt when there is no
-  // such entry or it does not check out (logged). The entry's key leaves out
-  // the compilation's settings, which do not change the answer, so that
+  // The key of the entry saying which operations of `model` (a
+  // compilation's whole model) `device` supports. It leaves out the
+  // compilation's settings, which do not change the answer, so that
   // ANeuralNetworksModel_getSupportedOperationsForDevices and compilations
-  // of any settings share it.
-  std::optional<std::vector<bool>> loadSupported(const Device& device, const Model& model) const;
-  // The key of that entry.
+  // of any settings share the entry.
   CacheKey supportedKey(const Device& device, const Model& model) const;
-  // Stores them (a failed store is logged).
-  void storeSupported(const Device& device, const Model& model,
+  // That entry (`key`, from supportedKey) as an earlier process stored it,
+  // for a model of `operationCount` operations; nullopt when there is no
+  // such entry or it does not check out (logged).
+  std::optional<std::vector<bool>> loadSupported(const Device& device, const CacheKey& key,
+                                                 size_t operationCount) const;
+  // Stores it (a failed store is logged).
+  void storeSupported(const Device& device, const CacheKey& key,
                       const std::vector<bool>& flags) const;
 
  private:

@@ -33,7 +33,8 @@ std::vector<bool> SupportedOperations::fromCacheOrDevice(
     const Device& device, const std::optional<CacheKey>& entry) const {
   if (entry) {
     TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "cached supported operations");
-    std::optional<std::vector<bool>> flags = cache_->loadSupported(device, model_);
+    std::optional<std::vector<bool>> flags =
+        cache_->loadSupported(device, *entry, model_.main.operations.size());
     if (flags) return std::move(*flags);
   }
   std::optional<std::vector<bool>> flags;
@@ -42,7 +43,7 @@ std::vector<bool> SupportedOperations::fromCacheOrDevice(
     TraceSpan span(TraceLayer::RUNTIME, TracePhase::COMPILATION, "supported operations");
     flags = ask(device);
   }
-  if (entry) cache_->storeSupported(device, model_, *flags);
+  if (entry) cache_->storeSupported(device, *entry, *flags);
   return std::move(*flags);
 }
 

@@ -7,7 +7,7 @@
 // conversion across the plug-in ABI and a trial lowering of every operation:
 // on a warm start of a small model that was a third of the compile. With a
 // compilation cache, the answer of a device that caches, or of one built
-// into the runtime, is kept in the cache too (PartitionCache::loadSupported),
+// into the runtime, is kept in the cache too (PartitionCache::supportedKey),
 // so a warm start does not ask it. The model's ModelFacts keep the answers
 // for the rest of the process: for ANeuralNetworksModel_getSupportedOperationsForDevices
 // and every compilation of the model.
