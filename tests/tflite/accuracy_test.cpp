@@ -115,15 +115,31 @@ std::vector<std::vector<uint8_t>> oracleInputs(const std::vector<TensorInfo>& in
   return data;
 }
 
-// A model and where it runs: one device alone, or (empty) the runtime's own
-// plan, in which annrt-cpu and any plug-in take the operations they claim.
-using AccuracyCase = std::tuple<const char*, const char*>;
+// Where a model runs: one device alone, or (empty) the runtime's own plan,
+// in which annrt-cpu and any plug-in take the operations they claim; on
+// `threads` threads (0: the devices' choice; one thread is a plan of its own
+// in annrt-cpu: no pool, band pairs through windows of rows).
+struct Placement {
+  const char* device;
+  uint32_t threads;
+  const char* label;
+};
+
+constexpr Placement kPlacements[] = {
+    {"nnapi-reference", 0, "Reference"},
+    {"", 0, "DefaultPlan"},
+    {"", 1, "OneThreadPlan"},
+};
+
+// A model and where it runs.
+using AccuracyCase = std::tuple<const char*, Placement>;
 
 class AccuracyTest : public ::testing::TestWithParam<AccuracyCase> {};
 
 TEST_P(AccuracyTest, MatchesTensorFlowLite) {
   const std::string name = std::get<0>(GetParam());
-  const std::string device = std::get<1>(GetParam());
+  const Placement& placement = std::get<1>(GetParam());
+  const std::string device = placement.device;
   const fs::path model = modelsDir() / (name + ".tflite");
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found: run scripts/fetch-models.sh";
   auto reference = loadReference(name);
@@ -131,9 +147,14 @@ TEST_P(AccuracyTest, MatchesTensorFlowLite) {
   auto imported = importFile(model.string());
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   const ImportedModel& m = **imported;
-  auto outputs = testing::runModel(m.model(), oracleInputs(m.inputs(), 1), m.outputs(), device);
+  auto outputs = testing::runModel(m.model(), oracleInputs(m.inputs(), 1), m.outputs(), device,
+                                   placement.threads);
   ASSERT_TRUE(outputs.ok()) << outputs.error().message;
-  printFigure(name, device, compareOutputs(name, m, *outputs, *reference, 1));
+  const std::string what = placement.threads == 0
+                               ? name
+                               : fmt::format("{} ({} thread{})", name, placement.threads,
+                                             placement.threads == 1 ? "" : "s");
+  printFigure(what, device, compareOutputs(name, m, *outputs, *reference, 1));
 }
 
 // The default model with a dynamic batch (input shape_signature[0] = -1,
@@ -191,10 +212,10 @@ std::string deviceLabel(const std::string& device) {
 
 INSTANTIATE_TEST_SUITE_P(DefaultModels, AccuracyTest,
                          ::testing::Combine(::testing::ValuesIn(kModels),
-                                            ::testing::Values("nnapi-reference", "")),
+                                            ::testing::ValuesIn(kPlacements)),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param)) + "_" +
-                                  deviceLabel(std::get<1>(info.param));
+                                  std::get<1>(info.param).label;
                          });
 
 std::string dynamicBatchName(const ::testing::TestParamInfo<DynamicBatchCase>& info) {

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model_runner.h"
 
+#include <android/NeuralNetworksExtensions.h>
+#include <annrt/compilation_attributes.h>
+
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -54,9 +57,10 @@ using Compilation = std::unique_ptr<ANeuralNetworksCompilation, CompilationDelet
 using Execution = std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter>;
 
 // Compiles for the named device, or for the runtime's own plan (empty name),
-// and creates an execution.
+// on `threads` threads (0: the devices' choice), and creates an execution.
 Result<std::pair<Compilation, Execution>> prepare(ANeuralNetworksModel* model,
-                                                  const std::string& deviceName) {
+                                                  const std::string& deviceName,
+                                                  uint32_t threads = 0) {
   ANeuralNetworksCompilation* rawCompilation = nullptr;
   if (deviceName.empty()) {
     ANNRT_RETURN_IF_ERROR(
@@ -68,6 +72,12 @@ Result<std::pair<Compilation, Execution>> prepare(ANeuralNetworksModel* model,
               "createForDevices"));
   }
   Compilation compilation(rawCompilation);
+  if (threads != 0) {
+    ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksCompilation_addExtensionAttribute(
+                                    compilation.get(), ANNRT_COMPILATION_EXTENSION,
+                                    ANNRT_COMPILATION_NUM_THREADS, &threads, sizeof(threads)),
+                                "addExtensionAttribute"));
+  }
   ANNRT_RETURN_IF_ERROR(
       check(ANeuralNetworksCompilation_finish(compilation.get()), "Compilation_finish"));
   ANeuralNetworksExecution* rawExecution = nullptr;
@@ -91,8 +101,9 @@ Result<void> bindOutputs(ANeuralNetworksExecution* execution,
 Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                                    const std::vector<std::vector<uint8_t>>& inputs,
                                                    const std::vector<TensorInfo>& outputs,
-                                                   const std::string& deviceName) {
-  ANNRT_ASSIGN_OR_RETURN(auto prepared, prepare(model, deviceName));
+                                                   const std::string& deviceName,
+                                                   uint32_t threads) {
+  ANNRT_ASSIGN_OR_RETURN(auto prepared, prepare(model, deviceName, threads));
   ANeuralNetworksExecution* execution = prepared.second.get();
   for (size_t i = 0; i < inputs.size(); ++i) {
     ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_setInput(

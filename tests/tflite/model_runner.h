@@ -20,12 +20,14 @@ namespace annrt::tflite::testing {
 std::vector<uint8_t> oracleInput(const TensorInfo& info, size_t k);
 
 // Compiles `model` for the named device (or, with an empty name, for the
-// runtime's own plan over all devices) and runs it once; returns each
-// output's bytes (sized from `outputs`' dims).
+// runtime's own plan over all devices) on `threads` threads
+// (ANNRT_COMPILATION_NUM_THREADS; 0: the devices' choice) and runs it once;
+// returns each output's bytes (sized from `outputs`' dims).
 Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                                    const std::vector<std::vector<uint8_t>>& inputs,
                                                    const std::vector<TensorInfo>& outputs,
-                                                   const std::string& device = "nnapi-reference");
+                                                   const std::string& device = "nnapi-reference",
+                                                   uint32_t threads = 0);
 
 struct RunOutput {
   std::vector<uint32_t> dims;  // from ANeuralNetworksExecution_getOutputOperandDimensions

@@ -5,11 +5,13 @@
 // what they do: every middle row written exactly once, before any output
 // row that reads it, every output row written once, for windows of several
 // spans, strides and paddings and pools of 1 to 5 threads (more threads
-// than cores, so parts start late and in any order).
+// than cores, so parts start late and in any order); on one thread through
+// windows of a few middle rows, each read holding the row it reads.
 #include "drivers/cpu/band_pair.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -89,7 +91,8 @@ TEST(BandPairTest, WritesEveryRowOnceBeforeItIsRead) {
         if (pool) {
           runBandPairOnPool(pair, {nullptr}, {middle.data()}, output.data(), pool.get());
         } else {
-          runBandPair(pair, {nullptr}, {middle.data()}, output.data());
+          std::vector<const float*> consumerInputs = {middle.data()};
+          runBandPair(pair, {nullptr}, consumerInputs, output.data());
         }
         EXPECT_EQ(unwrittenReads.load(), 0u);
         EXPECT_EQ(middle, std::vector<float>(c.inHeight, 1.0f));
@@ -98,6 +101,104 @@ TEST(BandPairTest, WritesEveryRowOnceBeforeItIsRead) {
       }
     }
   }
+}
+
+// The producer writes each middle row's number plus one, through the
+// window's image (`output[row]`); the consumer checks that every row its
+// window reads holds its own number there, and that the row was written
+// once. Each output row is written once.
+class WindowRecorder final : public NativeKernel {
+ public:
+  WindowRecorder(std::optional<RowReads> reads, std::vector<uint32_t>* middleWrites,
+                 uint32_t* wrongReads)
+      : NativeKernel({0}, 1, NativeForm::BANDED_PAIR),
+        reads_(reads),
+        middleWrites_(middleWrites),
+        wrongReads_(wrongReads) {}
+
+  void run(const std::vector<const float*>& /*inputs*/, float* /*output*/,
+           pthreadpool_t /*pool*/) const override {}
+  bool writesRows() const override { return true; }
+  std::optional<RowReads> rowReads() const override { return reads_; }
+
+  void runRows(const std::vector<const float*>& inputs, float* output, size_t /*rowPixels*/,
+               uint32_t first, uint32_t count) const override {
+    for (uint32_t row = first; row < first + count; ++row) {
+      if (!reads_) {  // the producer
+        output[row] = static_cast<float>(row + 1);
+        ++(*middleWrites_)[row];
+        continue;
+      }
+      for (uint32_t in = reads_->begin(row); in < reads_->end(row); ++in) {
+        if (inputs[0][in] != static_cast<float>(in + 1) || (*middleWrites_)[in] != 1) {
+          ++*wrongReads_;
+        }
+      }
+      output[row] += 1.0f;
+    }
+  }
+
+ private:
+  void narrow(const OutputRange& /*range*/) override {}
+  std::optional<RowReads> reads_;
+  std::vector<uint32_t>* middleWrites_;
+  uint32_t* wrongReads_;
+};
+
+TEST(BandPairTest, WindowsHoldTheRowsEachOutputRowReads) {
+  const std::vector<WindowCase> cases = {
+      {112, 3, 2, 0}, {84, 5, 2, 1}, {75, 3, 2, 0}, {64, 1, 1, 0},
+      {56, 3, 1, 1},  {9, 5, 2, 2},  {40, 1, 2, 0}, {33, 7, 1, 3},
+  };
+  for (const WindowCase& c : cases) {
+    const RowReads reads{c.inHeight, outHeight(c), c.stride, c.padTop, c.span};
+    const uint32_t least = c.span + c.stride;
+    for (uint32_t windowRows = least; windowRows < least + 4 && windowRows < c.inHeight;
+         ++windowRows) {
+      SCOPED_TRACE(std::to_string(c.inHeight) + " rows, window " + std::to_string(c.span) +
+                   " stride " + std::to_string(c.stride) + ", " + std::to_string(windowRows) +
+                   " rows kept");
+      std::vector<uint32_t> middleWrites(c.inHeight, 0);
+      uint32_t wrongReads = 0;
+      const WindowRecorder producer(std::nullopt, &middleWrites, &wrongReads);
+      const WindowRecorder consumer(reads, &middleWrites, &wrongReads);
+      std::vector<float> window(windowRows, 0.0f), output(reads.outHeight, 0.0f);
+      const BandPair pair{&producer, &consumer, 1, window.data(), windowRows, 1};
+      std::vector<const float*> consumerInputs = {window.data()};
+      runBandPair(pair, {nullptr}, consumerInputs, output.data());
+      EXPECT_EQ(wrongReads, 0u);
+      EXPECT_EQ(consumerInputs[0], window.data());
+      EXPECT_EQ(output, std::vector<float>(reads.outHeight, 1.0f));
+      // Rows some output row reads are written once; the others at most
+      // once (the producer writes bands of consecutive rows).
+      std::vector<bool> read(c.inHeight, false);
+      for (uint32_t row = 0; row < reads.outHeight; ++row) {
+        for (uint32_t in = reads.begin(row); in < reads.end(row); ++in) read[in] = true;
+      }
+      for (uint32_t row = 0; row < c.inHeight; ++row) {
+        EXPECT_EQ(middleWrites[row], read[row] ? 1u : middleWrites[row] & 1u) << "row " << row;
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+TEST(BandPairTest, WindowRowsCoverASlideAndAreNeverTheWholeImage) {
+  const RowReads strided{112, 56, 2, 0, 3};
+  // 112 pixels of 64 channels a row: 28 KB.
+  const uint32_t rows = bandWindowRows(strided, 112 * 64 * sizeof(float));
+  EXPECT_GE(rows, strided.span + strided.stride);
+  EXPECT_LT(rows, strided.inHeight);
+  // However wide the rows, a slide keeps what the next output row reads and
+  // copies at most an eighth of the rows the window then makes room for.
+  for (const RowReads& reads : {strided, RowReads{200, 98, 2, 1, 5}, RowReads{200, 200, 1, 0, 1}}) {
+    const uint32_t wide = bandWindowRows(reads, size_t{64} << 20);
+    const uint32_t copied = reads.span - std::min(reads.span, reads.stride);
+    EXPECT_GE(wide, reads.span + reads.stride);
+    EXPECT_GE(wide - copied, 8 * copied);
+  }
+  // A window that would be the whole image is none.
+  EXPECT_EQ(bandWindowRows(RowReads{6, 3, 2, 0, 3}, 16), 0u);
 }
 
 }  // namespace

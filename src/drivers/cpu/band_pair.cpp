@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/band_pair.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <thread>
 
 #include "drivers/cpu/native_kernel_table.h"
@@ -24,6 +27,14 @@ constexpr uint32_t kMinConsumerStride = 2;
 // slower banded, hand_landmark's 112x112x64 (3.2 MB) faster
 // (docs/native-kernels.md, "Band pairs on the pool").
 constexpr size_t kMinMiddleBytesPerThread = size_t{1} << 20;
+// A window of middle rows on one thread holds at least this many bytes, and
+// at least kSlideRatio times the rows a slide copies (the rows the next
+// output row still reads, copied to its start each time the producer
+// reaches its end): with a window of the least rows, a 5x5 stride-2
+// consumer ran 10% slower, copying three rows for every four it made
+// (docs/native-kernels.md, "Band pairs through a window").
+constexpr size_t kWindowBytes = size_t{128} << 10;
+constexpr uint32_t kSlideRatio = 17;
 
 // Middle rows [first, end) that the part before and the part after both
 // read (empty where their windows do not overlap), written by the part
@@ -119,7 +130,65 @@ class PartRunner {
   float* output_;
 };
 
+void runWholeImage(const BandPair& pair, const std::vector<const float*>& producerInputs,
+                   const std::vector<const float*>& consumerInputs, float* output) {
+  const RowReads reads = *pair.consumer->rowReads();
+  // One part of every row, with no neighbours to share rows with.
+  const BandPart whole{0, reads.outHeight, 0, reads.inHeight, nullptr, nullptr};
+  PartRunner(pair, producerInputs, consumerInputs, output).run(whole, reads);
+}
+
+// The middle rows [first, ...) held in `pair.middle` from its start, as the
+// kernels reach them: through an image's start `first` rows before the
+// window (kernels address rows from the start of the image; they read and
+// write only rows inside the window). Computed as an integer, since no such
+// image exists.
+float* windowImage(const BandPair& pair, uint32_t first) {
+  return reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(pair.middle) -
+                                  size_t{first} * pair.rowFloats * sizeof(float));
+}
+
+void runWindowed(const BandPair& pair, const std::vector<const float*>& producerInputs,
+                 std::vector<const float*>& consumerInputs, float* output) {
+  const RowReads reads = *pair.consumer->rowReads();
+  const size_t rowBytes = pair.rowFloats * sizeof(float);
+  uint32_t first = 0, written = 0;  // the window holds middle rows [first, written)
+  for (uint32_t row = 0; row < reads.outHeight; ++row) {
+    if (const uint32_t from = reads.begin(row); written <= from) {
+      // No row read so far is read again, nor the rows up to `from`.
+      first = written = from;
+    }
+    const uint32_t needed = reads.end(row);
+    while (written < needed) {
+      if (written == first + pair.windowRows) {
+        // Full: keep the rows from the first that this output row reads.
+        const uint32_t keep = reads.begin(row);
+        std::memmove(pair.middle, pair.middle + size_t{keep - first} * pair.rowFloats,
+                     (written - keep) * rowBytes);
+        first = keep;
+      }
+      const uint32_t stop = std::min(needed, first + pair.windowRows);
+      pair.producer->runRows(producerInputs, windowImage(pair, first), pair.rowPixels, written,
+                             stop - written);
+      written = stop;
+    }
+    consumerInputs[0] = windowImage(pair, first);
+    pair.consumer->runRows(consumerInputs, output, pair.rowPixels, row, 1);
+  }
+  consumerInputs[0] = pair.middle;
+}
+
 }  // namespace
+
+uint32_t bandWindowRows(const RowReads& reads, size_t rowBytes) {
+  // A full window keeps fewer than `span` rows when it slides, so it makes
+  // room for at least one more.
+  const uint32_t least = reads.span + std::max<uint32_t>(reads.stride, 1);
+  const uint32_t copied = reads.span > reads.stride ? reads.span - reads.stride : 0;
+  const auto rows = static_cast<uint32_t>(std::max<size_t>(
+      std::max(least, kSlideRatio * copied), kWindowBytes / std::max<size_t>(rowBytes, 1)));
+  return rows >= reads.inHeight ? 0 : rows;
+}
 
 bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
                      size_t middleBytes) {
@@ -135,11 +204,12 @@ bool bandOnPoolWorthIt(size_t middleBytes, size_t threads) {
 }
 
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
-                 const std::vector<const float*>& consumerInputs, float* output) {
-  const RowReads reads = *pair.consumer->rowReads();
-  // One part of every row, with no neighbours to share rows with.
-  const BandPart whole{0, reads.outHeight, 0, reads.inHeight, nullptr, nullptr};
-  PartRunner(pair, producerInputs, consumerInputs, output).run(whole, reads);
+                 std::vector<const float*>& consumerInputs, float* output) {
+  if (pair.windowRows == 0) {
+    runWholeImage(pair, producerInputs, consumerInputs, output);
+  } else {
+    runWindowed(pair, producerInputs, consumerInputs, output);
+  }
 }
 
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
@@ -149,7 +219,7 @@ void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& pr
   const uint32_t parts = std::min<uint32_t>(
       static_cast<uint32_t>(pthreadpool_get_threads_count(pool)), reads.outHeight);
   if (parts < 2) {
-    runBandPair(pair, producerInputs, consumerInputs, output);
+    runWholeImage(pair, producerInputs, consumerInputs, output);
     return;
   }
   // Part p's output rows start at starts[p]; its own middle rows at the
@@ -165,7 +235,7 @@ void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& pr
     shared[p].first = ownStarts[p];
     shared[p].end = std::max(ownStarts[p], reads.end(starts[p] - 1));
     if (shared[p].end > ownStarts[p + 1]) {  // parts too short to hold what they share
-      runBandPair(pair, producerInputs, consumerInputs, output);
+      runWholeImage(pair, producerInputs, consumerInputs, output);
       return;
     }
   }

@@ -7,8 +7,9 @@
 // the second
 // while they are still in the L2 cache, instead of the whole image written
 // out and read back (hand_landmark's 1x1 product to 112x112x64 then its
-// stride-2 depthwise convolution: 3.2 MB, more than a core's L2). The image
-// keeps its place in the arena; only the order of the work changes.
+// stride-2 depthwise convolution: 3.2 MB, more than a core's L2). On one
+// thread the image between them need not exist whole: a window of a few
+// of its rows (bandWindowRows) takes its place in the arena.
 #pragma once
 
 #include <pthreadpool.h>
@@ -25,6 +26,11 @@ struct BandPair {
   // The image between them: its rows' pixels, and its place.
   size_t rowPixels = 0;
   float* middle = nullptr;
+  // 0: `middle` is the whole image. Else it holds `windowRows` rows of
+  // `rowFloats` floats, the ones the consumer's next output row reads
+  // (runBandPair only).
+  uint32_t windowRows = 0;
+  size_t rowFloats = 0;
 };
 
 // Whether to run `producer` then `consumer` as a band pair, by the kernel
@@ -40,12 +46,19 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 // anyway.
 bool bandOnPoolWorthIt(size_t middleBytes, size_t threads);
 
+// How many rows of a middle image of `rowBytes`-byte rows a pair run on one
+// thread keeps, for a consumer reading `reads`: 0 where that would be the
+// whole image.
+uint32_t bandWindowRows(const RowReads& reads, size_t rowBytes);
+
 // Runs the pair on the calling thread: the producer reads `producerInputs`
 // and writes `middle`, the consumer reads it (`consumerInputs`: `middle`,
 // then the addend of an ADD it took in, if any) and writes `output`, each
-// consumer row right after the producer rows it reads.
+// consumer row right after the producer rows it reads. With a window,
+// consumerInputs[0] moves with it while the pair runs and is `middle` again
+// after; middle rows no output row reads are not written.
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,
-                 const std::vector<const float*>& consumerInputs, float* output);
+                 std::vector<const float*>& consumerInputs, float* output);
 
 // The same on `pool`: the consumer's output rows in one part per thread,
 // each part band by band. The middle rows that two neighbouring parts both
@@ -53,7 +66,7 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
 // other waits for them: the later part needs them first thing, the earlier
 // one only for its last output rows, so it seldom waits. Where the parts
 // are too short for that (fewer output rows than threads), as
-// runBandPair.
+// runBandPair. The whole middle image only (no window).
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
                        const std::vector<const float*>& consumerInputs, float* output,
                        pthreadpool_t pool);

@@ -167,10 +167,17 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     Step& moved = steps_[*c - 1];
     moved.bandsWithNext = true;
     moved.rowPixels = dims[2];
+    moved.rowFloats = size_t{dims[2]} * dims[3];
+    // With no pool, every run bands the pair on the calling thread, which
+    // needs only a window of the middle image.
+    if (pool_ == nullptr)
+      moved.windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
     moved.bandsOnPool = pool_ != nullptr &&
                         bandOnPoolWorthIt(middleBytes, pthreadpool_get_threads_count(pool_.get()));
-    ANNRT_VLOG(DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band{}",
-               middle, consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "");
+    ANNRT_VLOG(
+        DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band{}{}", middle,
+        consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "",
+        moved.windowRows == 0 ? "" : fmt::format(" through a window of {} rows", moved.windowRows));
     if (*c > s + 1) --s;  // another step now sits at s
   }
 }
@@ -200,7 +207,9 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
     const uint32_t operand = produced[s];
     if (producer[operand] == kNone) producer[operand] = s;
     if (where[operand]) continue;
-    const size_t floats = elementCount(main.operands[operand].shape);
+    const Step& step = steps_[s];
+    const size_t floats = step.windowRows != 0 ? step.windowRows * step.rowFloats
+                                               : elementCount(main.operands[operand].shape);
     tensorOf[operand] = tensors.size();
     tensors.push_back({s, s, (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats, 0});
   }
@@ -275,8 +284,8 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
       if (onPool || alone) {
         ++s;
         for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);
-        const BandPair pair{step.kernel.get(), next.kernel.get(), step.rowPixels,
-                            address(step.write)};
+        const BandPair pair{step.kernel.get(),   next.kernel.get(), step.rowPixels,
+                            address(step.write), step.windowRows,   step.rowFloats};
         if (onPool) {
           runBandPairOnPool(pair, step.inputs, next.inputs, address(next.write), pool);
         } else {
