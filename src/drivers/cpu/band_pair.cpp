@@ -138,22 +138,25 @@ void runWholeImage(const BandPair& pair, const std::vector<const float*>& produc
   PartRunner(pair, producerInputs, consumerInputs, output).run(whole, reads);
 }
 
-// The middle rows [first, ...) held in `pair.middle` from its start, as the
+// The middle rows [first, ...) held in `window` from its start, as the
 // kernels reach them: through an image's start `first` rows before the
 // window (kernels address rows from the start of the image; they read and
 // write only rows inside the window). Computed as an integer, since no such
 // image exists.
-float* windowImage(const BandPair& pair, uint32_t first) {
-  return reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(pair.middle) -
-                                  size_t{first} * pair.rowFloats * sizeof(float));
+float* windowImage(float* window, uint32_t first, size_t rowFloats) {
+  return reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(window) -
+                                  size_t{first} * rowFloats * sizeof(float));
 }
 
-void runWindowed(const BandPair& pair, const std::vector<const float*>& producerInputs,
+// The consumer's output rows [begin, end) through `window`, of
+// pair.windowRows rows, making the middle rows they read.
+void runWindowed(const BandPair& pair, float* window, uint32_t begin, uint32_t end,
+                 const std::vector<const float*>& producerInputs,
                  std::vector<const float*>& consumerInputs, float* output) {
   const RowReads reads = *pair.consumer->rowReads();
-  const size_t rowBytes = pair.rowFloats * sizeof(float);
+  const size_t rowFloats = pair.rowFloats;
   uint32_t first = 0, written = 0;  // the window holds middle rows [first, written)
-  for (uint32_t row = 0; row < reads.outHeight; ++row) {
+  for (uint32_t row = begin; row < end; ++row) {
     if (const uint32_t from = reads.begin(row); written <= from) {
       // No row read so far is read again, nor the rows up to `from`.
       first = written = from;
@@ -163,19 +166,36 @@ void runWindowed(const BandPair& pair, const std::vector<const float*>& producer
       if (written == first + pair.windowRows) {
         // Full: keep the rows from the first that this output row reads.
         const uint32_t keep = reads.begin(row);
-        std::memmove(pair.middle, pair.middle + size_t{keep - first} * pair.rowFloats,
-                     (written - keep) * rowBytes);
+        std::memmove(window, window + size_t{keep - first} * rowFloats,
+                     (written - keep) * rowFloats * sizeof(float));
         first = keep;
       }
       const uint32_t stop = std::min(needed, first + pair.windowRows);
-      pair.producer->runRows(producerInputs, windowImage(pair, first), pair.rowPixels, written,
-                             stop - written);
+      pair.producer->runRows(producerInputs, windowImage(window, first, rowFloats), pair.rowPixels,
+                             written, stop - written);
       written = stop;
     }
-    consumerInputs[0] = windowImage(pair, first);
+    consumerInputs[0] = windowImage(window, first, rowFloats);
     pair.consumer->runRows(consumerInputs, output, pair.rowPixels, row, 1);
   }
-  consumerInputs[0] = pair.middle;
+}
+
+// On the pool, through one window per part: each part makes every middle
+// row its output rows read, the rows two parts both read (span - stride)
+// twice, instead of waiting for each other.
+void runWindowsOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
+                      const std::vector<const float*>& consumerInputs, float* output,
+                      pthreadpool_t pool, uint32_t parts) {
+  const uint32_t outHeight = pair.consumer->rowReads()->outHeight;
+  const size_t windowFloats = size_t{pair.windowRows} * pair.rowFloats;
+  parallelizeTiles(pool, parts, 1, [&](size_t first, size_t count) {
+    std::vector<const float*> inputs = consumerInputs;  // [0] moves with this part's window
+    for (size_t p = first; p < first + count; ++p) {
+      const auto begin = static_cast<uint32_t>(uint64_t{outHeight} * p / parts);
+      const auto end = static_cast<uint32_t>(uint64_t{outHeight} * (p + 1) / parts);
+      runWindowed(pair, pair.middle + p * windowFloats, begin, end, producerInputs, inputs, output);
+    }
+  });
 }
 
 }  // namespace
@@ -207,9 +227,11 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
                  std::vector<const float*>& consumerInputs, float* output) {
   if (pair.windowRows == 0) {
     runWholeImage(pair, producerInputs, consumerInputs, output);
-  } else {
-    runWindowed(pair, producerInputs, consumerInputs, output);
+    return;
   }
+  runWindowed(pair, pair.middle, 0, pair.consumer->rowReads()->outHeight, producerInputs,
+              consumerInputs, output);
+  consumerInputs[0] = pair.middle;
 }
 
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
@@ -218,6 +240,10 @@ void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& pr
   const RowReads reads = *pair.consumer->rowReads();
   const uint32_t parts = std::min<uint32_t>(
       static_cast<uint32_t>(pthreadpool_get_threads_count(pool)), reads.outHeight);
+  if (pair.windowRows != 0) {
+    runWindowsOnPool(pair, producerInputs, consumerInputs, output, pool, parts);
+    return;
+  }
   if (parts < 2) {
     runWholeImage(pair, producerInputs, consumerInputs, output);
     return;

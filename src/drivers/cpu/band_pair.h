@@ -7,9 +7,9 @@
 // the second
 // while they are still in the L2 cache, instead of the whole image written
 // out and read back (hand_landmark's 1x1 product to 112x112x64 then its
-// stride-2 depthwise convolution: 3.2 MB, more than a core's L2). On one
-// thread the image between them need not exist whole: a window of a few
-// of its rows (bandWindowRows) takes its place in the arena.
+// stride-2 depthwise convolution: 3.2 MB, more than a core's L2). The
+// image between them need not exist whole: a window of a few of its rows
+// per thread (bandWindowRows) takes its place in the arena.
 #pragma once
 
 #include <pthreadpool.h>
@@ -26,9 +26,10 @@ struct BandPair {
   // The image between them: its rows' pixels, and its place.
   size_t rowPixels = 0;
   float* middle = nullptr;
-  // 0: `middle` is the whole image. Else it holds `windowRows` rows of
-  // `rowFloats` floats, the ones the consumer's next output row reads
-  // (runBandPair only).
+  // 0: `middle` is the whole image. Else it holds windows of `windowRows`
+  // rows of `rowFloats` floats, each the rows a consumer's next output row
+  // reads: one for runBandPair, one per thread of the pool, one after the
+  // other, for runBandPairOnPool.
   uint32_t windowRows = 0;
   size_t rowFloats = 0;
 };
@@ -47,8 +48,8 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 bool bandOnPoolWorthIt(size_t middleBytes, size_t threads);
 
 // How many rows of a middle image of `rowBytes`-byte rows a pair run on one
-// thread keeps, for a consumer reading `reads`: 0 where that would be the
-// whole image.
+// thread keeps (in each of its windows), for a consumer reading `reads`: 0
+// where that would be the whole image.
 uint32_t bandWindowRows(const RowReads& reads, size_t rowBytes);
 
 // Runs the pair on the calling thread: the producer reads `producerInputs`
@@ -66,7 +67,8 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
 // other waits for them: the later part needs them first thing, the earlier
 // one only for its last output rows, so it seldom waits. Where the parts
 // are too short for that (fewer output rows than threads), as
-// runBandPair. The whole middle image only (no window).
+// runBandPair. With windows, each part makes all the middle rows its
+// output rows read, in its own window.
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
                        const std::vector<const float*>& consumerInputs, float* output,
                        pthreadpool_t pool);

@@ -168,16 +168,19 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     moved.bandsWithNext = true;
     moved.rowPixels = dims[2];
     moved.rowFloats = size_t{dims[2]} * dims[3];
-    // With no pool, every run bands the pair on the calling thread, which
-    // needs only a window of the middle image.
-    if (pool_ == nullptr)
+    const size_t threads = pool_ == nullptr ? 1 : pthreadpool_get_threads_count(pool_.get());
+    moved.bandsOnPool = pool_ != nullptr && bandOnPoolWorthIt(middleBytes, threads);
+    // With no pool, or banded on the pool, every run bands the pair (run
+    // shows when), which needs only a window of the middle image per thread.
+    if (pool_ == nullptr || moved.bandsOnPool) {
       moved.windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
-    moved.bandsOnPool = pool_ != nullptr &&
-                        bandOnPoolWorthIt(middleBytes, pthreadpool_get_threads_count(pool_.get()));
-    ANNRT_VLOG(
-        DRIVER, "annrt-cpu: the kernels writing operands {} and {} run band by band{}{}", middle,
-        consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "",
-        moved.windowRows == 0 ? "" : fmt::format(" through a window of {} rows", moved.windowRows));
+      moved.windows = moved.windowRows == 0 ? 0 : threads;
+    }
+    ANNRT_VLOG(DRIVER,
+               "annrt-cpu: the kernels writing operands {} and {} run band by band{}, through {} "
+               "windows of {} rows (0: the whole image)",
+               middle, consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "",
+               moved.windows, moved.windowRows);
     if (*c > s + 1) --s;  // another step now sits at s
   }
 }
@@ -208,8 +211,8 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
     if (producer[operand] == kNone) producer[operand] = s;
     if (where[operand]) continue;
     const Step& step = steps_[s];
-    const size_t floats = step.windowRows != 0 ? step.windowRows * step.rowFloats
-                                               : elementCount(main.operands[operand].shape);
+    const size_t floats = step.windows != 0 ? step.windows * step.windowRows * step.rowFloats
+                                            : elementCount(main.operands[operand].shape);
     tensorOf[operand] = tensors.size();
     tensors.push_back({s, s, (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats, 0});
   }
@@ -275,12 +278,13 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     Step& step = steps_[s];
     for (size_t i = 0; i < step.reads.size(); ++i) step.inputs[i] = address(step.reads[i]);
     // Banded on the pool where the plan puts both kernels there (and the
-    // image is large enough), on the calling thread where it puts neither;
-    // otherwise one after the other.
+    // image is large enough), on the calling thread where it puts neither
+    // or where only windows of the image exist; otherwise one after the
+    // other.
     if (step.bandsWithNext) {
       Step& next = steps_[s + 1];
       const bool onPool = pool != nullptr && step.bandsOnPool && step.threaded && next.threaded;
-      const bool alone = pool == nullptr || (!step.threaded && !next.threaded);
+      const bool alone = pool == nullptr || (!step.threaded && !next.threaded) || step.windows != 0;
       if (onPool || alone) {
         ++s;
         for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);

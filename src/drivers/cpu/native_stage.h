@@ -93,11 +93,12 @@ class NativeStage final : public StageExecutable {
     bool threaded = true;
     // Runs band by band with the next step (band_pair.h), which reads only
     // this one's output, an arena image of rows of `rowPixels` pixels
-    // (`rowFloats` floats); with no pool, a window of `windowRows` of them
-    // (0: the whole image).
+    // (`rowFloats` floats), or `windows` windows of `windowRows` of them
+    // (0: the whole image), one per thread.
     bool bandsWithNext = false;
     size_t rowPixels = 0, rowFloats = 0;
     uint32_t windowRows = 0;
+    size_t windows = 0;
     // On the pool too (bandOnPoolWorthIt), where the plan threads both.
     bool bandsOnPool = false;
   };
