@@ -22,10 +22,11 @@ namespace {
 // level.
 constexpr size_t kMinMiddleBytes = size_t{1} << 20;
 constexpr uint32_t kMinConsumerStride = 2;
-// On a pool, where each thread's share of the middle image is more than
-// this: pose_landmark's 256x256x8 (2 MB, 1 MB a thread at 2 threads) ran
+// On a pool, a whole middle image where each thread's share of it is more
+// than this: pose_landmark's 256x256x8 (2 MB, 1 MB a thread at 2 threads) ran
 // slower banded, hand_landmark's 112x112x64 (3.2 MB) faster
-// (docs/native-kernels.md, "Band pairs on the pool").
+// (docs/native-kernels.md, "Band pairs on the pool"). Through windows every
+// pair ran level or faster banded ("Band pairs through a window").
 constexpr size_t kMinMiddleBytesPerThread = size_t{1} << 20;
 // A window of middle rows on one thread holds at least this many bytes, and
 // at least kSlideRatio times the rows a slide copies (the rows the next
@@ -218,9 +219,9 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
          (reads->stride >= kMinConsumerStride || reads->span == 1);
 }
 
-bool bandOnPoolWorthIt(size_t middleBytes, size_t threads) {
+bool bandOnPoolWorthIt(size_t middleBytes, size_t threads, bool windowed) {
   return nativeFormUse(NativeForm::POOLED_BANDS) == NativeUse::PREFERRED && threads > 1 &&
-         middleBytes > kMinMiddleBytesPerThread * threads;
+         (windowed || middleBytes > kMinMiddleBytesPerThread * threads);
 }
 
 void runBandPair(const BandPair& pair, const std::vector<const float*>& producerInputs,

@@ -42,10 +42,10 @@ bool bandPairWorthIt(const NativeKernel& producer, const NativeKernel& consumer,
 
 // Whether to band a pair whose middle image has `middleBytes` on a pool of
 // `threads` (runBandPairOnPool) rather than run its two kernels one after
-// the other there: where the kernel table uses POOLED_BANDS and each
-// thread's share of the image outgrows what stays in a core's L2 cache
-// anyway.
-bool bandOnPoolWorthIt(size_t middleBytes, size_t threads);
+// the other there: where the kernel table uses POOLED_BANDS, and the image
+// is `windowed` (bandWindowRows) or each thread's share of it outgrows what
+// stays in a core's L2 cache anyway.
+bool bandOnPoolWorthIt(size_t middleBytes, size_t threads, bool windowed);
 
 // How many rows of a middle image of `rowBytes`-byte rows a pair run on one
 // thread keeps (in each of its windows), for a consumer reading `reads`: 0

@@ -169,12 +169,14 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     moved.rowPixels = dims[2];
     moved.rowFloats = size_t{dims[2]} * dims[3];
     const size_t threads = pool_ == nullptr ? 1 : pthreadpool_get_threads_count(pool_.get());
-    moved.bandsOnPool = pool_ != nullptr && bandOnPoolWorthIt(middleBytes, threads);
+    const uint32_t windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
+    moved.bandsOnPool =
+        pool_ != nullptr && bandOnPoolWorthIt(middleBytes, threads, windowRows != 0);
     // With no pool, or banded on the pool, every run bands the pair (run
     // shows when), which needs only a window of the middle image per thread.
     if (pool_ == nullptr || moved.bandsOnPool) {
-      moved.windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
-      moved.windows = moved.windowRows == 0 ? 0 : threads;
+      moved.windowRows = windowRows;
+      moved.windows = windowRows == 0 ? 0 : threads;
     }
     ANNRT_VLOG(DRIVER,
                "annrt-cpu: the kernels writing operands {} and {} run band by band{}, through {} "
