@@ -21,16 +21,18 @@
 namespace annrt::cpu {
 namespace {
 
-// Counts, per row, how often each was written: the producer the middle
-// rows (counts kept in the middle image itself: one float per row), the
-// consumer its output rows, checking as it goes that the middle rows its
-// window reads are written.
+// The producer writes each middle row's number plus one into the middle
+// image (or its window's image: `output[row]`) and counts the row's writes;
+// the consumer checks that every row its window reads holds its own number
+// there (so was written before it is read). Each output row is written once.
 class RowRecorder final : public NativeKernel {
  public:
-  RowRecorder(std::optional<RowReads> reads, std::atomic<uint32_t>* unwrittenReads)
+  RowRecorder(std::optional<RowReads> reads, std::vector<std::atomic<uint32_t>>* middleWrites,
+              std::atomic<uint32_t>* wrongReads)
       : NativeKernel({0}, 1, NativeForm::BANDED_PAIR),
         reads_(reads),
-        unwrittenReads_(unwrittenReads) {}
+        middleWrites_(middleWrites),
+        wrongReads_(wrongReads) {}
 
   void run(const std::vector<const float*>& /*inputs*/, float* /*output*/,
            pthreadpool_t /*pool*/) const override {}
@@ -41,10 +43,13 @@ class RowRecorder final : public NativeKernel {
                uint32_t first, uint32_t count) const override {
     EXPECT_EQ(rowPixels, 1u);
     for (uint32_t row = first; row < first + count; ++row) {
-      if (reads_) {  // the consumer: its window's middle rows are written
-        for (uint32_t in = reads_->begin(row); in < reads_->end(row); ++in) {
-          if (inputs[0][in] != 1.0f) unwrittenReads_->fetch_add(1);
-        }
+      if (!reads_) {  // the producer
+        output[row] = static_cast<float>(row + 1);
+        (*middleWrites_)[row].fetch_add(1);
+        continue;
+      }
+      for (uint32_t in = reads_->begin(row); in < reads_->end(row); ++in) {
+        if (inputs[0][in] != static_cast<float>(in + 1)) wrongReads_->fetch_add(1);
       }
       output[row] += 1.0f;
     }
@@ -53,7 +58,8 @@ class RowRecorder final : public NativeKernel {
  private:
   void narrow(const OutputRange& /*range*/) override {}
   std::optional<RowReads> reads_;
-  std::atomic<uint32_t>* unwrittenReads_;
+  std::vector<std::atomic<uint32_t>>* middleWrites_;
+  std::atomic<uint32_t>* wrongReads_;
 };
 
 struct WindowCase {
@@ -82,9 +88,10 @@ TEST(BandPairTest, WritesEveryRowOnceBeforeItIsRead) {
                    " stride " + std::to_string(c.stride) + ", " + std::to_string(threads) +
                    " threads");
       for (int repeat = 0; repeat < 3; ++repeat) {
-        std::atomic<uint32_t> unwrittenReads{0};
-        const RowRecorder producer(std::nullopt, &unwrittenReads);
-        const RowRecorder consumer(reads, &unwrittenReads);
+        std::vector<std::atomic<uint32_t>> middleWrites(c.inHeight);
+        std::atomic<uint32_t> wrongReads{0};
+        const RowRecorder producer(std::nullopt, &middleWrites, &wrongReads);
+        const RowRecorder consumer(reads, &middleWrites, &wrongReads);
         std::vector<float> middle(c.inHeight, 0.0f), output(reads.outHeight, 0.0f);
         const BandPair pair{&producer, &consumer, 1, middle.data()};
         const ThreadPool pool = sharedThreadPool(threads);
@@ -94,54 +101,17 @@ TEST(BandPairTest, WritesEveryRowOnceBeforeItIsRead) {
           std::vector<const float*> consumerInputs = {middle.data()};
           runBandPair(pair, {nullptr}, consumerInputs, output.data());
         }
-        EXPECT_EQ(unwrittenReads.load(), 0u);
-        EXPECT_EQ(middle, std::vector<float>(c.inHeight, 1.0f));
+        EXPECT_EQ(wrongReads.load(), 0u);
+        for (uint32_t row = 0; row < c.inHeight; ++row) {
+          EXPECT_EQ(middleWrites[row].load(), 1u) << "row " << row;
+          EXPECT_EQ(middle[row], static_cast<float>(row + 1)) << "row " << row;
+        }
         EXPECT_EQ(output, std::vector<float>(reads.outHeight, 1.0f));
         if (::testing::Test::HasFailure()) return;
       }
     }
   }
 }
-
-// The producer writes each middle row's number plus one, through the
-// window's image (`output[row]`), and counts the row's writes; the consumer
-// checks that every row its window reads holds its own number there. Each
-// output row is written once.
-class WindowRecorder final : public NativeKernel {
- public:
-  WindowRecorder(std::optional<RowReads> reads, std::vector<std::atomic<uint32_t>>* middleWrites,
-                 std::atomic<uint32_t>* wrongReads)
-      : NativeKernel({0}, 1, NativeForm::BANDED_PAIR),
-        reads_(reads),
-        middleWrites_(middleWrites),
-        wrongReads_(wrongReads) {}
-
-  void run(const std::vector<const float*>& /*inputs*/, float* /*output*/,
-           pthreadpool_t /*pool*/) const override {}
-  bool writesRows() const override { return true; }
-  std::optional<RowReads> rowReads() const override { return reads_; }
-
-  void runRows(const std::vector<const float*>& inputs, float* output, size_t /*rowPixels*/,
-               uint32_t first, uint32_t count) const override {
-    for (uint32_t row = first; row < first + count; ++row) {
-      if (!reads_) {  // the producer
-        output[row] = static_cast<float>(row + 1);
-        (*middleWrites_)[row].fetch_add(1);
-        continue;
-      }
-      for (uint32_t in = reads_->begin(row); in < reads_->end(row); ++in) {
-        if (inputs[0][in] != static_cast<float>(in + 1)) wrongReads_->fetch_add(1);
-      }
-      output[row] += 1.0f;
-    }
-  }
-
- private:
-  void narrow(const OutputRange& /*range*/) override {}
-  std::optional<RowReads> reads_;
-  std::vector<std::atomic<uint32_t>>* middleWrites_;
-  std::atomic<uint32_t>* wrongReads_;
-};
 
 // On one thread and on pools of 2, 3 and 5 (one window per thread), through
 // windows of the least rows and up to three more.
@@ -165,8 +135,8 @@ TEST(BandPairTest, WindowsHoldTheRowsEachOutputRowReads) {
                      " rows kept, " + std::to_string(threads) + " threads");
         std::vector<std::atomic<uint32_t>> middleWrites(c.inHeight);
         std::atomic<uint32_t> wrongReads{0};
-        const WindowRecorder producer(std::nullopt, &middleWrites, &wrongReads);
-        const WindowRecorder consumer(reads, &middleWrites, &wrongReads);
+        const RowRecorder producer(std::nullopt, &middleWrites, &wrongReads);
+        const RowRecorder consumer(reads, &middleWrites, &wrongReads);
         std::vector<float> windows(size_t{windowRows} * threads, 0.0f),
             output(reads.outHeight, 0.0f);
         const BandPair pair{&producer, &consumer, 1, windows.data(), windowRows, 1};

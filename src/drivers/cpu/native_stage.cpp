@@ -168,21 +168,17 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
     moved.bandsWithNext = true;
     moved.rowPixels = dims[2];
     moved.rowFloats = size_t{dims[2]} * dims[3];
-    const size_t threads = pool_ == nullptr ? 1 : pthreadpool_get_threads_count(pool_.get());
     const uint32_t windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
     moved.bandsOnPool =
-        pool_ != nullptr && bandOnPoolWorthIt(middleBytes, threads, windowRows != 0);
+        pool_ != nullptr && bandOnPoolWorthIt(middleBytes, threadCount(), windowRows != 0);
     // With no pool, or banded on the pool, every run bands the pair (run
     // shows when), which needs only a window of the middle image per thread.
-    if (pool_ == nullptr || moved.bandsOnPool) {
-      moved.windowRows = windowRows;
-      moved.windows = windowRows == 0 ? 0 : threads;
-    }
+    if (pool_ == nullptr || moved.bandsOnPool) moved.windowRows = windowRows;
     ANNRT_VLOG(DRIVER,
-               "annrt-cpu: the kernels writing operands {} and {} run band by band{}, through {} "
-               "windows of {} rows (0: the whole image)",
+               "annrt-cpu: the kernels writing operands {} and {} run band by band{}, through a "
+               "window of {} rows per thread (0: the whole image)",
                middle, consumer.writes(), moved.bandsOnPool ? ", on the pool too" : "",
-               moved.windows, moved.windowRows);
+               moved.windowRows);
     if (*c > s + 1) --s;  // another step now sits at s
   }
 }
@@ -213,8 +209,8 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
     if (producer[operand] == kNone) producer[operand] = s;
     if (where[operand]) continue;
     const Step& step = steps_[s];
-    const size_t floats = step.windows != 0 ? step.windows * step.windowRows * step.rowFloats
-                                            : elementCount(main.operands[operand].shape);
+    const size_t floats = step.windowRows != 0 ? threadCount() * step.windowRows * step.rowFloats
+                                               : elementCount(main.operands[operand].shape);
     tensorOf[operand] = tensors.size();
     tensors.push_back({s, s, (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats, 0});
   }
@@ -255,6 +251,10 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
   return {};
 }
 
+size_t NativeStage::threadCount() const {
+  return pool_ == nullptr ? 1 : pthreadpool_get_threads_count(pool_.get());
+}
+
 void NativeStage::populateArenaAhead() {
   if (arena_.size() >= kPopulateAheadBytes) arena_.populateAhead();
 }
@@ -286,7 +286,8 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
     if (step.bandsWithNext) {
       Step& next = steps_[s + 1];
       const bool onPool = pool != nullptr && step.bandsOnPool && step.threaded && next.threaded;
-      const bool alone = pool == nullptr || (!step.threaded && !next.threaded) || step.windows != 0;
+      const bool alone =
+          pool == nullptr || (!step.threaded && !next.threaded) || step.windowRows != 0;
       if (onPool || alone) {
         ++s;
         for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);

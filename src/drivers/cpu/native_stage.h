@@ -93,12 +93,11 @@ class NativeStage final : public StageExecutable {
     bool threaded = true;
     // Runs band by band with the next step (band_pair.h), which reads only
     // this one's output, an arena image of rows of `rowPixels` pixels
-    // (`rowFloats` floats), or `windows` windows of `windowRows` of them
-    // (0: the whole image), one per thread.
+    // (`rowFloats` floats), or a window of `windowRows` of them per
+    // thread (0: the whole image).
     bool bandsWithNext = false;
     size_t rowPixels = 0, rowFloats = 0;
     uint32_t windowRows = 0;
-    size_t windows = 0;
     // On the pool too (bandOnPoolWorthIt), where the plan threads both.
     bool bandsOnPool = false;
   };
@@ -114,6 +113,8 @@ class NativeStage final : public StageExecutable {
   Result<void> foldAdd(const LoweringContext& context, const Operation& add, const Operation* pad);
   // The one step reading `operand` (once), if exactly one does.
   std::optional<size_t> soleReaderOf(uint32_t operand) const;
+  // Threads of its pool (1: none).
+  size_t threadCount() const;
 
   std::shared_ptr<const Model> model_;
   ThreadPool pool_;
