@@ -12,6 +12,10 @@
 //   XNNPACK.
 //   "Xeon": an Intel Xeon (family 6 model 207, two 512-bit FMA units), 2
 //   cores, quiet, 2026-11-30 (session 33), --native=all, min of three runs.
+//   "Zen 4": AMD EPYC family 25 model 17 (AVX-512 on two 256-bit FMA
+//   pipes), 2 cores, quiet, 2026-12-01 (session 40), min of three runs; its
+//   AVX2 column figures with ANNRT_CPU_ISA=avx2 (XNNPACK there is Debian's
+//   AVX-512 code; docs/native-kernels.md has the newest XNNPACK's AVX2).
 // - AVX2: AMD EPYC (Zen 3, x86-64-v3, no AVX-512), 2 cores shared with other
 //   jobs, 2026-11-25 (the column depthwise form 2026-11-26); three runs
 //   each, one pair or the range given. "Zen 3": the forms added since on
@@ -141,7 +145,9 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "3 (min-max of 3): faster on all 28 shapes of the bench, 8 -> 16 on 128x128 83-110 vs "
       "148-183, 8 -> 32 on 96x96 90-117 vs 148-175, 8 -> 8 on 256x256 275-310 vs 562-699, 144 "
       "-> 24 on 56x56 291-451 vs 847-946, 1152 -> 192 on 7x7 291-338 vs 633-647, so used on "
-      "every shape"},
+      "every shape. Zen 4 against the newest XNNPACK's AVX2 GEMM (us): 672 -> 112 on 14x14 261 "
+      "vs 259, 24 -> 144 on 56x56 203 vs 204, 144 -> 24 224 vs 410, 48 -> 39 on 64x64 166 vs "
+      "306"},
      {NativeUse::PREFERRED,
       "144 -> 24 on 56x56 205 vs 257, 240 -> 40 on 28x28 149 vs 161, 32 -> 8 on 96x96 65 vs 91; "
       "1152 -> 192 on 7x7 0.84-0.92x in hand_landmark_full. Zen 5, with 8-pixel tiles where "
@@ -157,7 +163,12 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "128x128 77 vs 93, 144 -> 24 on 56x56 190 vs 222, 1152 -> 192 122 vs 158), 12 -> 48 on "
       "48x48 level (24.8 vs 23.6, medians 26.4 vs 29.1); with a last panel of 48 where "
       "K < 48: 32 -> 36 on 32x32 21.7 vs 24.5 (before 27.6 vs 25.0), 36 -> 42 27.4 vs 27.4, "
-      "12 -> 48 21.4 vs 28.4"},
+      "12 -> 48 21.4 vs 28.4. Zen 4: level (within 2%) or faster on 26 of 37 shapes (144 -> 24 "
+      "on 56x56 200 vs 256, 672 -> 112 256 vs 255); 1.02-1.08x Debian XNNPACK's time on 11, "
+      "most of them shallow ones in 8-pixel tiles by a panel of 48 (12 -> 48 on 48x48 28.4 vs "
+      "26.3, 48 -> 39 on 64x64 179 vs 168; AVX2's 12-pixel tiles 0.91-0.93x their time on 12 "
+      "-> 48 and 32 -> 36), also 24 -> 144 on 56x56 207 vs 197: kept, as this column is of "
+      "the instruction set (the Xeon's two 512-bit units)"},
      kUnmeasured},
     // ADD
     {kUnmeasured,
