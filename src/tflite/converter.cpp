@@ -64,9 +64,10 @@ Result<Shape> operandTypeOf(const TensorView& tensor) {
                    tensor.index, tensor.name, tensorTypeName(tensor.type));
 }
 
-// INT64 constants (shapes, axes, paddings) become INT32 when every value fits.
-Result<std::vector<uint8_t>> narrowInt64(const TensorView& tensor, std::span<const uint8_t> data) {
-  std::vector<uint8_t> result(data.size() / 2);
+// INT64 constants (shapes, axes, paddings) become INT32 when every value
+// fits; `narrow` has half the bytes of `data`.
+Result<void> narrowInt64(const TensorView& tensor, std::span<const uint8_t> data,
+                         std::span<uint8_t> narrow) {
   for (size_t i = 0; i < data.size() / 8; ++i) {
     int64_t value;
     std::memcpy(&value, data.data() + i * 8, 8);
@@ -74,10 +75,10 @@ Result<std::vector<uint8_t>> narrowInt64(const TensorView& tensor, std::span<con
                     value <= std::numeric_limits<int32_t>::max(),
                 "INT64 constant tensor {} '{}' has value {} beyond the int32 range", tensor.index,
                 tensor.name, value);
-    const auto narrow = static_cast<int32_t>(value);
-    std::memcpy(result.data() + i * 4, &narrow, 4);
+    const auto narrowed = static_cast<int32_t>(value);
+    std::memcpy(narrow.data() + i * 4, &narrowed, 4);
   }
-  return result;
+  return {};
 }
 
 std::string customOrBuiltinName(const OperatorView& op) {
@@ -85,15 +86,6 @@ std::string customOrBuiltinName(const OperatorView& op) {
 }
 
 }  // namespace
-
-FoldedConstant halfToFloat(const FoldedConstant& half, std::vector<int32_t> shape) {
-  const std::vector<float> values =
-      annrt::halfToFloat(half.data.data(), half.data.size() / sizeof(Float16));
-  FoldedConstant result{TensorType::FLOAT32, std::move(shape), {}};
-  result.data.resize(values.size() * sizeof(float));
-  if (!values.empty()) std::memcpy(result.data.data(), values.data(), result.data.size());
-  return result;
-}
 
 Converter::Converter(ImportState& state, int subgraphIndex)
     : state_(state),
@@ -149,6 +141,7 @@ Result<Shape> Converter::operandShape(const TensorView& tensor) const {
 Result<void> Converter::run() {
   ANNRT_RETURN_IF_ERROR(writer_.create());
   writer_.referenceFile(state_.file, state_.fileMemory);
+  writer_.referencePool(state_.pool);
   if (subgraphIndex_ == 0) writer_.overrideDims(state_.inferredDims);
   state_.inProgress.push_back(subgraphIndex_);
   ANNRT_RETURN_IF_ERROR(createInputs());
@@ -239,8 +232,10 @@ Result<uint32_t> Converter::constantOperand(const TensorView& tensor) {
   if (found == folded_.end() && tensor.sparsity == nullptr && tensor.type != TensorType::INT64) {
     return writer_.addConstant(shape, tensor.data);
   }
-  ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(tensor.index));
-  if (found == folded_.end()) found = folded_.emplace(tensor.index, std::move(value)).first;
+  if (found == folded_.end()) {
+    ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(tensor.index));
+    found = folded_.emplace(tensor.index, std::move(value)).first;
+  }
   return writer_.addConstant(shape, found->second.data);
 }
 
@@ -267,21 +262,44 @@ Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
   if (auto found = folded_.find(tensorIndex); found != folded_.end()) return found->second;
   if (auto half = halfConstants_.find(tensorIndex); half != halfConstants_.end()) {
     ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(half->second.source));
-    return halfToFloat(value, subgraph_.tensors[half->second.source].shape);
+    const std::vector<float> values =
+        annrt::halfToFloat(value.data.data(), value.data.size() / sizeof(Float16));
+    NewConstant result =
+        newConstant(TensorType::FLOAT32, subgraph_.tensors[half->second.source].shape,
+                    values.size() * sizeof(float));
+    if (!values.empty()) std::memcpy(result.bytes.data(), values.data(), result.bytes.size());
+    return result.value;
   }
   const TensorView& tensor = subgraph_.tensors[tensorIndex];
   ANNRT_CHECK(tensor.isConstant(), "tensor {} '{}' is not a constant", tensorIndex, tensor.name);
-  FoldedConstant value{tensor.type, tensor.shape, {}};
   if (tensor.sparsity != nullptr) {
-    ANNRT_ASSIGN_OR_RETURN(value.data, densifyTensor(tensor));
-  } else {
-    value.data.assign(tensor.data.begin(), tensor.data.end());
+    ANNRT_ASSIGN_OR_RETURN(size_t size, denseByteSize(tensor));
+    NewConstant dense = newConstant(tensor.type, tensor.shape, size);
+    ANNRT_RETURN_IF_ERROR(densifyTensor(tensor, dense.bytes));
+    return dense.value;
   }
   if (tensor.type == TensorType::INT64) {
-    ANNRT_ASSIGN_OR_RETURN(value.data, narrowInt64(tensor, value.data));
-    value.type = TensorType::INT32;
+    NewConstant narrow = newConstant(TensorType::INT32, tensor.shape, tensor.data.size() / 2);
+    ANNRT_RETURN_IF_ERROR(narrowInt64(tensor, tensor.data, narrow.bytes));
+    return narrow.value;
   }
-  return value;
+  return FoldedConstant{tensor.type, tensor.shape, tensor.data, nullptr};
+}
+
+NewConstant Converter::newConstant(TensorType type, std::vector<int32_t> shape, size_t size) const {
+  NewConstant result{{type, std::move(shape), {}, nullptr}, {}};
+  if (state_.pool != nullptr && size > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    if (Result<std::span<uint8_t>> pooled = state_.pool->allocate(size); pooled.ok()) {
+      result.bytes = *pooled;
+      result.value.data = result.bytes;
+      return result;
+    }
+  }
+  auto owned = std::make_shared<std::vector<uint8_t>>(size);
+  result.bytes = *owned;
+  result.value.data = result.bytes;
+  result.value.owned = std::move(owned);
+  return result;
 }
 
 bool Converter::isConstantInput(size_t i) const {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "tflite/constant_pool.h"
 #include "tflite/importer.h"
 #include "tflite/model_reader.h"
 #include "tflite/nnapi_writer.h"
@@ -27,6 +28,8 @@ struct ImportState {
   // The mapped file and an NNAPI memory of it, when importing from a file.
   std::span<const uint8_t> file;
   ANeuralNetworksMemory* fileMemory = nullptr;
+  // Where large computed constants go (null: each keeps its own bytes).
+  ConstantPool* pool = nullptr;
   std::vector<ANeuralNetworksModel*> referencedModels;  // finished, owned by the caller
   std::map<int, ANeuralNetworksModel*> converted;       // subgraph index -> model
   std::vector<int> inProgress;                          // subgraphs being converted
@@ -42,15 +45,21 @@ struct ImportState {
   std::vector<std::vector<uint32_t>> inferredDims;
 };
 
-// A constant computed by the importer (densified, dequantized or narrowed).
+// A constant's values as the importer holds them: a range of the model
+// file, of the import's constant pool (computed: densified, dequantized or
+// narrowed), or of bytes it owns. Copies share the bytes.
 struct FoldedConstant {
   TensorType type = TensorType::FLOAT32;
   std::vector<int32_t> shape;
-  std::vector<uint8_t> data;
+  std::span<const uint8_t> data;
+  std::shared_ptr<const std::vector<uint8_t>> owned;  // holds `data` when neither
 };
 
-// A FLOAT16 constant's values as a FLOAT32 constant of the given shape.
-FoldedConstant halfToFloat(const FoldedConstant& half, std::vector<int32_t> shape);
+// A constant being computed: `bytes` (zeroed) is where its values go.
+struct NewConstant {
+  FoldedConstant value;
+  std::span<uint8_t> bytes;
+};
 
 class Converter {
  public:
@@ -90,6 +99,10 @@ class Converter {
   Result<uint32_t> temporary(const Shape& shape) { return writer_.addOperand(shape); }
   // Makes output i a constant with the given value; no operation is emitted.
   void foldOutput(size_t i, FoldedConstant value);
+  // Room for a computed constant of `size` bytes: in the import's constant
+  // pool when NNAPI would copy it at finish (so it is written once and the
+  // model references it), else owned by the value.
+  NewConstant newConstant(TensorType type, std::vector<int32_t> shape, size_t size) const;
   // Output 0 is input 0, a constant FLOAT16 tensor, dequantized to FLOAT32.
   // Operators taking it as an operand get the float16 constant through an
   // NNAPI CAST, so the model keeps the weights at half their float32 size and

@@ -44,6 +44,8 @@ class ImportedModelBuilder {
     const SubgraphView& main = reader.subgraphs()[0];
     ANNRT_ASSIGN_OR_RETURN(InputPlan plan, planInputs(main, options));
     ImportState state = newState(reader, options, bytes, fileMemory, plan);
+    imported->constants_ = std::make_unique<ConstantPool>();
+    state.pool = imported->constants_.get();
     if (!plan.declaredShapes && plan.allKnown) {
       // Resized inputs: a first conversion infers every operand's dims, which
       // the second one gives the model (NNAPI operands cannot change dims).
@@ -57,6 +59,7 @@ class ImportedModelBuilder {
     }
     Converter converter(state, 0);
     Result<void> converted = converter.run();
+    imported->constants_->seal();
     // Referenced models belong to the result even when the conversion failed.
     for (ANeuralNetworksModel* model : state.referencedModels) imported->models_.push_back(model);
     if (!converted.ok()) return converted.takeError();

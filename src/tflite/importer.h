@@ -21,6 +21,8 @@
 
 namespace annrt::tflite {
 
+class ConstantPool;
+
 // The NNAPI extension of TFLite operators with no NNAPI equivalent.
 inline constexpr const char* kExtensionName = "com.annrt.tflite";
 
@@ -95,6 +97,8 @@ class ImportedModel {
   size_t fileSize_ = 0;
   // The .tflite file the models' large constants are ranges of (file imports).
   ANeuralNetworksMemory* fileMemory_ = nullptr;
+  // The large constants the import computed (destroyed after the models).
+  std::unique_ptr<ConstantPool> constants_;
 };
 
 annrt::Result<std::unique_ptr<ImportedModel>> importFile(const std::string& path,

@@ -152,10 +152,10 @@ Result<void> dequantize(Converter& c, const OpMapping& m) {
     return c.opError("input has {} values, the output {}", values.size(),
                      c.outputTensor(0).elementCount());
   }
-  FoldedConstant result{TensorType::FLOAT32, c.outputTensor(0).shape, {}};
-  result.data.resize(values.size() * sizeof(float));
-  if (!values.empty()) std::memcpy(result.data.data(), values.data(), result.data.size());
-  c.foldOutput(0, std::move(result));
+  NewConstant result =
+      c.newConstant(TensorType::FLOAT32, c.outputTensor(0).shape, values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(result.bytes.data(), values.data(), result.bytes.size());
+  c.foldOutput(0, std::move(result.value));
   return {};
 }
 

@@ -78,24 +78,34 @@ Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t leng
   });
 }
 
+// The NNAPI memory and offset holding `bytes`: the mapped model file or the
+// import's constant pool.
+std::optional<ConstantPool::Place> NnapiWriter::placeOf(std::span<const uint8_t> bytes) const {
+  if (fileMemory_ != nullptr && !bytes.empty() && bytes.data() >= file_.data() &&
+      bytes.data() + bytes.size() <= file_.data() + file_.size()) {
+    return ConstantPool::Place{fileMemory_, static_cast<size_t>(bytes.data() - file_.data())};
+  }
+  if (pool_ != nullptr) return pool_->find(bytes);
+  return std::nullopt;
+}
+
 Result<uint32_t> NnapiWriter::addConstant(const Shape& shape, std::span<const uint8_t> bytes) {
   ANNRT_ASSIGN_OR_RETURN(uint32_t index, addOperand(shape));
-  const bool inFile = fileMemory_ != nullptr && !file_.empty() && !bytes.empty() &&
-                      bytes.data() >= file_.data() &&
-                      bytes.data() + bytes.size() <= file_.data() + file_.size();
-  if (bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
-    operands_[index].constant = true;
-    operands_[index].value = bytes;
+  if (bytes.size() <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+    ANNRT_RETURN_IF_ERROR(setValue(index, bytes.data(), bytes.size()));
+    return index;
   }
-  if (inFile && bytes.size() > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
-    const auto offset = static_cast<size_t>(bytes.data() - file_.data());
-    ANNRT_RETURN_IF_ERROR(checkNnapi(ANeuralNetworksModel_setOperandValueFromMemory(
-                                         model_, index, fileMemory_, offset, bytes.size()),
-                                     [&] {
-                                       return fmt::format(
-                                           "setting operand {} to {} bytes of the model file",
-                                           index, bytes.size());
-                                     }));
+  operands_[index].constant = true;
+  operands_[index].value = bytes;
+  if (std::optional<ConstantPool::Place> place = placeOf(bytes)) {
+    ANNRT_RETURN_IF_ERROR(
+        checkNnapi(ANeuralNetworksModel_setOperandValueFromMemory(model_, index, place->memory,
+                                                                  place->offset, bytes.size()),
+                   [&] {
+                     return fmt::format(
+                         "setting operand {} to {} bytes of {}", index, bytes.size(),
+                         place->memory == fileMemory_ ? "the model file" : "computed constants");
+                   }));
     return index;
   }
   ANNRT_RETURN_IF_ERROR(setValue(index, bytes.data(), bytes.size()));

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -22,6 +23,7 @@
 
 #include "common/result.h"
 #include "common/types.h"
+#include "tflite/constant_pool.h"
 
 namespace annrt::tflite {
 
@@ -69,6 +71,9 @@ class NnapiWriter {
     file_ = file;
     fileMemory_ = memory;
   }
+  // Constants lying in `pool` are given to the model as ranges of its
+  // memories, likewise.
+  void referencePool(const ConstantPool* pool) { pool_ = pool; }
   // `bytes` must stay valid until finish().
   Result<uint32_t> addConstant(const Shape& shape, std::span<const uint8_t> bytes);
   // Keeps `bytes` alive itself.
@@ -102,8 +107,11 @@ class NnapiWriter {
   std::vector<WrittenOperation> extensionTypes_;    // the extension operation types handed out
   std::vector<std::vector<uint32_t>> dimsOverride_;
   std::deque<std::vector<uint8_t>> owned_;
+  std::optional<ConstantPool::Place> placeOf(std::span<const uint8_t> bytes) const;
+
   std::span<const uint8_t> file_;
   ANeuralNetworksMemory* fileMemory_ = nullptr;
+  const ConstantPool* pool_ = nullptr;
 };
 
 // A Shape of the given type and dims, without quantization.

@@ -44,14 +44,14 @@ struct Level {
 // positions in traversal order; the last level is copied as one run.
 class Densifier {
  public:
-  Densifier(const TensorView& tensor, std::vector<Level> levels)
+  Densifier(const TensorView& tensor, std::vector<Level> levels, std::span<uint8_t> dense)
       : tensor_(tensor),
         levels_(std::move(levels)),
         elementSize_(tensorTypeSize(tensor.type)),
         storedCount_(tensor.data.size() / elementSize_),
-        dense_(tensor.elementCount() * elementSize_, 0) {}
+        dense_(dense) {}
 
-  Result<std::vector<uint8_t>> run() {
+  Result<void> run() {
     if (levels_.empty()) {  // a scalar
       ANNRT_RETURN_IF_ERROR(take(1));
       std::memcpy(denseAt(0), storedAt(stored_++), elementSize_);
@@ -61,7 +61,7 @@ class Densifier {
     ANNRT_CHECK(stored_ * elementSize_ == tensor_.data.size(),
                 "sparse tensor {} '{}' stores {} bytes but its indexes address {} values",
                 tensor_.index, tensor_.name, tensor_.data.size(), stored_);
-    return std::move(dense_);
+    return {};
   }
 
  private:
@@ -154,7 +154,7 @@ class Densifier {
   std::vector<Level> levels_;
   size_t elementSize_;
   size_t storedCount_;
-  std::vector<uint8_t> dense_;
+  std::span<uint8_t> dense_;
   size_t stored_ = 0;
 };
 
@@ -187,12 +187,26 @@ Result<void> placeLevels(const TensorView& tensor, const std::vector<int32_t>& b
 
 }  // namespace
 
-Result<std::vector<uint8_t>> densifyTensor(const TensorView& tensor) {
-  const fb::SparsityParameters& sparsity = *tensor.sparsity;
-  const size_t rank = tensor.shape.size();
+Result<size_t> denseByteSize(const TensorView& tensor) {
   const size_t elementSize = tensorTypeSize(tensor.type);
   ANNRT_CHECK(elementSize != 0, "sparse tensor {} has unsupported type {}", tensor.index,
               tensorTypeName(tensor.type));
+  return tensor.elementCount() * elementSize;
+}
+
+Result<std::vector<uint8_t>> densifyTensor(const TensorView& tensor) {
+  ANNRT_ASSIGN_OR_RETURN(size_t size, denseByteSize(tensor));
+  std::vector<uint8_t> dense(size);
+  ANNRT_RETURN_IF_ERROR(densifyTensor(tensor, dense));
+  return dense;
+}
+
+Result<void> densifyTensor(const TensorView& tensor, std::span<uint8_t> dense) {
+  ANNRT_ASSIGN_OR_RETURN(size_t size, denseByteSize(tensor));
+  ANNRT_CHECK(dense.size() == size, "sparse tensor {}: {} bytes given for its {} dense bytes",
+              tensor.index, dense.size(), size);
+  const fb::SparsityParameters& sparsity = *tensor.sparsity;
+  const size_t rank = tensor.shape.size();
   std::vector<int32_t> order, blockMap;
   if (sparsity.traversal_order())
     order.assign(sparsity.traversal_order()->begin(), sparsity.traversal_order()->end());
@@ -238,7 +252,7 @@ Result<std::vector<uint8_t>> densifyTensor(const TensorView& tensor) {
     }
   }
   ANNRT_RETURN_IF_ERROR(placeLevels(tensor, blockMap, blockSizes, levels));
-  return Densifier(tensor, std::move(levels)).run();
+  return Densifier(tensor, std::move(levels), dense).run();
 }
 
 }  // namespace annrt::tflite

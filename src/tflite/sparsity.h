@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/result.h"
@@ -15,8 +16,13 @@
 
 namespace annrt::tflite {
 
-// The dense bytes of a constant tensor with sparsity parameters, validating
-// every index against the tensor's shape.
+// The size of a sparse tensor's dense bytes.
+Result<size_t> denseByteSize(const TensorView& tensor);
+// Writes the dense bytes of a constant tensor with sparsity parameters into
+// `dense` (zeroed, of denseByteSize), validating every index against the
+// tensor's shape.
+Result<void> densifyTensor(const TensorView& tensor, std::span<uint8_t> dense);
+// The same, into a vector of its own.
 Result<std::vector<uint8_t>> densifyTensor(const TensorView& tensor);
 
 }  // namespace annrt::tflite

@@ -1,0 +1,100 @@
+// Copyright 2026 The annrt Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "tflite/constant_pool.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace annrt::tflite {
+namespace {
+
+constexpr size_t kAlignment = 64;
+// Chunks are reserved, not filled: a memfd's pages exist once written, so
+// a large chunk costs address space only, and few chunks mean few NNAPI
+// memories for the runtime to map and the caches to key.
+constexpr size_t kChunkBytes = size_t{16} << 20;
+
+size_t roundUp(size_t value, size_t to) {
+  return (value + to - 1) / to * to;
+}
+
+}  // namespace
+
+ConstantPool::~ConstantPool() {
+  seal();
+  for (Chunk& chunk : chunks_) {
+    ANeuralNetworksMemory_free(chunk.memory);
+    ::close(chunk.fd);
+  }
+}
+
+Result<ConstantPool::Chunk> ConstantPool::newChunk(size_t size) const {
+  Chunk chunk;
+  chunk.size = size;
+  chunk.fd = memfd_create("annrt-tflite-constants", MFD_CLOEXEC);
+  ANNRT_CHECK(chunk.fd >= 0, "memfd_create: {}", std::strerror(errno));
+  void* data = MAP_FAILED;
+  if (ftruncate(chunk.fd, static_cast<off_t>(size)) == 0) {
+    data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, chunk.fd, 0);
+  }
+  const int error = errno;
+  if (data == MAP_FAILED) {
+    ::close(chunk.fd);
+    return makeError(ErrorCode::OUT_OF_MEMORY, "cannot map {} bytes of shared memory: {}", size,
+                     std::strerror(error));
+  }
+  chunk.data = static_cast<uint8_t*>(data);
+  const int created =
+      ANeuralNetworksMemory_createFromFd(size, PROT_READ, chunk.fd, 0, &chunk.memory);
+  if (created != ANEURALNETWORKS_NO_ERROR) {
+    munmap(chunk.data, size);
+    ::close(chunk.fd);
+    return makeError(ErrorCode::OUT_OF_MEMORY,
+                     "ANeuralNetworksMemory_createFromFd of {} bytes of shared memory: {}", size,
+                     created);
+  }
+  return chunk;
+}
+
+Result<std::span<uint8_t>> ConstantPool::allocate(size_t bytes) {
+  const size_t length = roundUp(std::max<size_t>(bytes, 1), kAlignment);
+  if (chunks_.empty() || chunks_.back().data == nullptr ||
+      chunks_.back().size - chunks_.back().used < length) {
+    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    ANNRT_ASSIGN_OR_RETURN(Chunk chunk, newChunk(roundUp(std::max(length, kChunkBytes), page)));
+    chunks_.push_back(chunk);
+  }
+  Chunk& chunk = chunks_.back();
+  std::span<uint8_t> result(chunk.data + chunk.used, bytes);
+  chunk.used += length;
+  return result;
+}
+
+std::optional<ConstantPool::Place> ConstantPool::find(std::span<const uint8_t> bytes) const {
+  for (const Chunk& chunk : chunks_) {
+    if (chunk.data != nullptr && !bytes.empty() && bytes.data() >= chunk.data &&
+        bytes.data() + bytes.size() <= chunk.data + chunk.used) {
+      return Place{chunk.memory, static_cast<size_t>(bytes.data() - chunk.data)};
+    }
+  }
+  return std::nullopt;
+}
+
+void ConstantPool::seal() {
+  for (Chunk& chunk : chunks_) {
+    if (chunk.data != nullptr) munmap(chunk.data, chunk.size);
+    chunk.data = nullptr;
+  }
+}
+
+size_t ConstantPool::usedBytes() const {
+  size_t used = 0;
+  for (const Chunk& chunk : chunks_) used += chunk.used;
+  return used;
+}
+
+}  // namespace annrt::tflite
