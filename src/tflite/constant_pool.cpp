@@ -26,33 +26,31 @@ size_t roundUp(size_t value, size_t to) {
 
 ConstantPool::~ConstantPool() {
   seal();
-  for (Chunk& chunk : chunks_) {
-    ANeuralNetworksMemory_free(chunk.memory);
-    ::close(chunk.fd);
-  }
+  for (Chunk& chunk : chunks_) ANeuralNetworksMemory_free(chunk.memory);
 }
 
+// The memory keeps the file (the runtime maps it and keeps a descriptor of
+// its own, for devices in another process), so the chunk keeps none.
 Result<ConstantPool::Chunk> ConstantPool::newChunk(size_t size) const {
+  const int fd = memfd_create("annrt-tflite-constants", MFD_CLOEXEC);
+  ANNRT_CHECK(fd >= 0, "memfd_create: {}", std::strerror(errno));
   Chunk chunk;
   chunk.size = size;
-  chunk.fd = memfd_create("annrt-tflite-constants", MFD_CLOEXEC);
-  ANNRT_CHECK(chunk.fd >= 0, "memfd_create: {}", std::strerror(errno));
   void* data = MAP_FAILED;
-  if (ftruncate(chunk.fd, static_cast<off_t>(size)) == 0) {
-    data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, chunk.fd, 0);
+  if (ftruncate(fd, static_cast<off_t>(size)) == 0) {
+    data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   }
   const int error = errno;
-  if (data == MAP_FAILED) {
-    ::close(chunk.fd);
-    return makeError(ErrorCode::OUT_OF_MEMORY, "cannot map {} bytes of shared memory: {}", size,
-                     std::strerror(error));
+  int created = ANEURALNETWORKS_OP_FAILED;
+  if (data != MAP_FAILED) {
+    chunk.data = static_cast<uint8_t*>(data);
+    created = ANeuralNetworksMemory_createFromFd(size, PROT_READ, fd, 0, &chunk.memory);
   }
-  chunk.data = static_cast<uint8_t*>(data);
-  const int created =
-      ANeuralNetworksMemory_createFromFd(size, PROT_READ, chunk.fd, 0, &chunk.memory);
+  ::close(fd);
+  ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, data != MAP_FAILED,
+                   "cannot map {} bytes of shared memory: {}", size, std::strerror(error));
   if (created != ANEURALNETWORKS_NO_ERROR) {
     munmap(chunk.data, size);
-    ::close(chunk.fd);
     return makeError(ErrorCode::OUT_OF_MEMORY,
                      "ANeuralNetworksMemory_createFromFd of {} bytes of shared memory: {}", size,
                      created);

@@ -52,7 +52,6 @@ class ConstantPool {
 
  private:
   struct Chunk {
-    int fd = -1;
     uint8_t* data = nullptr;  // the writable view; null once sealed
     size_t size = 0;
     size_t used = 0;

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,25 @@ TEST(ConstantPoolTest, SealedPoolPlacesNothingAndStartsAnotherChunk) {
   auto placedAfter = pool.find(after);
   ASSERT_TRUE(placedAfter.has_value());
   EXPECT_NE(placedAfter->memory, placed->memory);
+}
+
+size_t openDescriptors() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                           std::filesystem::directory_iterator()));
+}
+
+TEST(ConstantPoolTest, LeavesNoDescriptorOpen) {
+  const size_t before = openDescriptors();
+  {
+    ConstantPool pool;
+    allocated(pool, 1000);
+    allocated(pool, size_t{20} << 20);
+    pool.seal();
+    allocated(pool, 1000);
+    // The runtime's memories keep one each, the pool none.
+    EXPECT_LE(openDescriptors(), before + 3);
+  }
+  EXPECT_EQ(openDescriptors(), before);
 }
 
 // y = x + c with c (256 floats) computed into the pool and given to the model
