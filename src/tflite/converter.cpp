@@ -262,13 +262,14 @@ Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
   if (auto found = folded_.find(tensorIndex); found != folded_.end()) return found->second;
   if (auto half = halfConstants_.find(tensorIndex); half != halfConstants_.end()) {
     ANNRT_ASSIGN_OR_RETURN(FoldedConstant value, constantOf(half->second.source));
+    // Values a mapper reads (the model itself gets the float16 constant
+    // behind a CAST), so owned rather than taking room in the pool.
     const std::vector<float> values =
         annrt::halfToFloat(value.data.data(), value.data.size() / sizeof(Float16));
-    NewConstant result =
-        newConstant(TensorType::FLOAT32, subgraph_.tensors[half->second.source].shape,
-                    values.size() * sizeof(float));
-    if (!values.empty()) std::memcpy(result.bytes.data(), values.data(), result.bytes.size());
-    return result.value;
+    auto owned = std::make_shared<std::vector<uint8_t>>(values.size() * sizeof(float));
+    if (!values.empty()) std::memcpy(owned->data(), values.data(), owned->size());
+    return FoldedConstant{TensorType::FLOAT32, subgraph_.tensors[half->second.source].shape, *owned,
+                          owned};
   }
   const TensorView& tensor = subgraph_.tensors[tensorIndex];
   ANNRT_CHECK(tensor.isConstant(), "tensor {} '{}' is not a constant", tensorIndex, tensor.name);
