@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // What checking and keying a cache entry costs per byte: CRC-32C (every
-// kernel this CPU runs), hash128 (model contents) and SHA-256 (keys and model
+// kernel this CPU runs), hash128 (model contents, every kernel) and SHA-256 (keys and model
 // structure; SHA-NI and portable), on a 20 MB buffer (a large model's
 // payload), and CRC-32C of 5 and 20 MB on one thread against shared with a
 // second (crc32cSplit, side_thread.h).
@@ -44,8 +44,9 @@ void perByte(benchmark::State& state, F f) {
 void Crc32c(benchmark::State& state, Crc32cKernel kernel) {
   perByte(state, [kernel](auto bytes) { return crc32cWith(kernel, 0, bytes); });
 }
-void Hash128(benchmark::State& state) {
-  perByte(state, [](auto bytes) { return hash128(bytes); });
+// Hash128/<kernel>: every kernel this CPU runs (hash128 uses the last one).
+void Hash128Of(benchmark::State& state, Hash128Kernel kernel) {
+  perByte(state, [kernel](auto bytes) { return hash128With(kernel, bytes); });
 }
 // The first `state.range(0)` KB of the payload, on the calling thread alone
 // (`shared` false) or shared with a thread of its own (crc32cSplit).
@@ -71,7 +72,6 @@ void Sha256Portable(benchmark::State& state) {
   });
 }
 
-BENCHMARK(Hash128)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(Crc32cPieces, alone, false)->Arg(5120)->Arg(20480);
 BENCHMARK_CAPTURE(Crc32cPieces, shared, true)->Arg(5120)->Arg(20480);
 BENCHMARK(Sha256Digest)->Unit(benchmark::kMillisecond);
@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
   for (Crc32cKernel kernel : crc32cKernelsOnThisCpu()) {
     benchmark::RegisterBenchmark((std::string("Crc32c/") + crc32cKernelName(kernel)).c_str(),
                                  Crc32c, kernel)
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (Hash128Kernel kernel : hash128KernelsOnThisCpu()) {
+    benchmark::RegisterBenchmark((std::string("Hash128/") + hash128KernelName(kernel)).c_str(),
+                                 Hash128Of, kernel)
         ->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);

@@ -6,17 +6,56 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#include "common/cpu_features.h"
+#endif
+
 namespace annrt::runtime {
 namespace {
 
-// Odd constants with bits spread evenly (digits of pi, e and sqrt(2)).
-constexpr uint64_t kA0 = 0x243f6a8885a308d3, kA1 = 0x13198a2e03707345;
-constexpr uint64_t kB0 = 0xb7e151628aed2a6b, kB1 = 0x6a09e667f3bcc909;
-constexpr uint64_t kStep = 0x9e3779b97f4a7c15;  // odd: multiplying by it is a bijection
-constexpr size_t kChains = 4;                   // the main loop below spells them out
+constexpr size_t kLanes = 8;
+constexpr size_t kStripeBytes = 64;
+constexpr size_t kStripesPerBlock = 16;
+constexpr size_t kBlockBytes = kStripeBytes * kStripesPerBlock;
+// Odd and below 2^32, so that multiplying by it is a bijection of 64-bit
+// words that 32-bit vector multiplies can do (2^32 / golden ratio).
+constexpr uint64_t kScramble = 0x9e3779b1;
+
+// splitmix64: the keys are its outputs from a fixed seed (the first digits
+// of pi), not numbers chosen by hand.
+constexpr uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
+
+struct Keys {
+  // Stripe s of a block XORs lane i's word with stripe[s + i].
+  std::array<uint64_t, kStripesPerBlock + kLanes - 1> stripe{};
+  std::array<uint64_t, kLanes> scramble{};
+  std::array<uint64_t, kLanes> start{};
+  std::array<uint64_t, 2 * kLanes> fold{};
+};
+
+constexpr Keys makeKeys() {
+  Keys keys;
+  uint64_t state = 0x243f6a8885a308d3;
+  for (uint64_t& key : keys.stripe) key = splitmix(state);
+  for (uint64_t& key : keys.scramble) key = splitmix(state);
+  for (uint64_t& key : keys.start) key = splitmix(state);
+  for (uint64_t& key : keys.fold) key = splitmix(state);
+  return keys;
+}
+
+constexpr Keys kKeys = makeKeys();
+
+using Accumulators = std::array<uint64_t, kLanes>;
 
 // Little-endian on every CPU. GCC compiled the byte-at-a-time form as a
-// loop of byte loads and shifts (the hash ran at 3-7 GB/s instead of 20+).
+// loop of byte loads and shifts (several times slower).
 uint64_t load64(const uint8_t* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof(v));
@@ -24,8 +63,99 @@ uint64_t load64(const uint8_t* p) {
   return v;
 }
 
-// The 128-bit product of a and b folded to 64 bits: every input bit reaches
-// the middle of the product, and the fold brings the high half down.
+// Lane `mine` takes word w: its halves' product (after the key), and the
+// lane it is paired with takes w itself.
+inline void absorbWord(uint64_t& mine, uint64_t& paired, uint64_t w, uint64_t key) {
+  const uint64_t v = w ^ key;
+  paired += w;
+  mine += (v & 0xffffffff) * (v >> 32);
+}
+
+// Stripes [0, stripes) of `p`, the first with stripe keys from `key`; the
+// accumulators in locals (GCC kept an array of them in memory, at half the
+// speed).
+void absorbStripes(Accumulators& acc, const uint8_t* p, size_t stripes, const uint64_t* key) {
+  uint64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  uint64_t a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+  for (size_t s = 0; s < stripes; ++s, p += kStripeBytes, ++key) {
+    absorbWord(a0, a1, load64(p), key[0]);
+    absorbWord(a1, a0, load64(p + 8), key[1]);
+    absorbWord(a2, a3, load64(p + 16), key[2]);
+    absorbWord(a3, a2, load64(p + 24), key[3]);
+    absorbWord(a4, a5, load64(p + 32), key[4]);
+    absorbWord(a5, a4, load64(p + 40), key[5]);
+    absorbWord(a6, a7, load64(p + 48), key[6]);
+    absorbWord(a7, a6, load64(p + 56), key[7]);
+  }
+  acc = {a0, a1, a2, a3, a4, a5, a6, a7};
+}
+
+// A bijection of each accumulator: a xor-shift, a key, an odd multiplier.
+void scramble(Accumulators& acc) {
+  for (size_t i = 0; i < kLanes; ++i) {
+    uint64_t a = acc[i];
+    a ^= a >> 47;
+    a ^= kKeys.scramble[i];
+    acc[i] = a * kScramble;
+  }
+}
+
+void absorbBlocksPortable(Accumulators& acc, const uint8_t* p, size_t blocks) {
+  for (size_t b = 0; b < blocks; ++b, p += kBlockBytes) {
+    absorbStripes(acc, p, kStripesPerBlock, kKeys.stripe.data());
+    scramble(acc);
+  }
+}
+
+#if defined(__x86_64__)
+#define ANNRT_AVX2 __attribute__((target("avx2")))
+
+// Lanes [4h, 4h + 4) of a stripe: the same arithmetic four lanes at a time.
+// Swapping the 64-bit halves of each 128-bit half pairs lane i with i ^ 1.
+ANNRT_AVX2 __m256i absorbQuarter(__m256i acc, const uint8_t* p, const uint64_t* key) {
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v = _mm256_xor_si256(w, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key)));
+  const __m256i product = _mm256_mul_epu32(v, _mm256_srli_epi64(v, 32));
+  return _mm256_add_epi64(acc, _mm256_add_epi64(product, _mm256_shuffle_epi32(w, 0x4e)));
+}
+
+ANNRT_AVX2 __m256i scrambleQuarter(__m256i acc, const uint64_t* key) {
+  const __m256i multiplier = _mm256_set1_epi64x(kScramble);
+  __m256i a = _mm256_xor_si256(acc, _mm256_srli_epi64(acc, 47));
+  a = _mm256_xor_si256(a, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key)));
+  // a * kScramble modulo 2^64, from the products of its 32-bit halves.
+  const __m256i low = _mm256_mul_epu32(a, multiplier);
+  const __m256i high = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), multiplier);
+  return _mm256_add_epi64(low, _mm256_slli_epi64(high, 32));
+}
+
+ANNRT_AVX2 void absorbBlocksAvx2(Accumulators& acc, const uint8_t* p, size_t blocks) {
+  __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc.data()));
+  __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc.data() + 4));
+  for (size_t b = 0; b < blocks; ++b) {
+    for (size_t s = 0; s < kStripesPerBlock; ++s, p += kStripeBytes) {
+      a0 = absorbQuarter(a0, p, kKeys.stripe.data() + s);
+      a1 = absorbQuarter(a1, p + 32, kKeys.stripe.data() + s + 4);
+    }
+    a0 = scrambleQuarter(a0, kKeys.scramble.data());
+    a1 = scrambleQuarter(a1, kKeys.scramble.data() + 4);
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc.data()), a0);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc.data() + 4), a1);
+}
+#endif
+
+using BlocksFunction = void (*)(Accumulators&, const uint8_t*, size_t);
+
+BlocksFunction blocksFunction(Hash128Kernel kernel) {
+#if defined(__x86_64__)
+  if (kernel == Hash128Kernel::AVX2) return absorbBlocksAvx2;
+#endif
+  (void)kernel;
+  return absorbBlocksPortable;
+}
+
+// The 128-bit product of a and b folded to 64 bits.
 __extension__ typedef unsigned __int128 Uint128;  // GCC and Clang, on 64-bit targets
 
 uint64_t foldedMultiply(uint64_t a, uint64_t b) {
@@ -33,24 +163,8 @@ uint64_t foldedMultiply(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
 }
 
-uint64_t rotl(uint64_t x, int n) {
-  return (x << n) | (x >> (64 - n));
-}
-
-// Each block's digest is added to a bijective step of the state, so that
-// no block can erase what came before; a block's digest degenerates only
-// where one of its words equals a lane constant, and the two lanes pair
-// the words the other way round so they do not degenerate together.
-struct Lanes {
-  uint64_t a, b;
-  void absorb(uint64_t w0, uint64_t w1) {
-    a = rotl(a, 29) * kStep + foldedMultiply(w0 ^ kA0, w1 ^ kA1);
-    b = rotl(b, 37) * kStep + foldedMultiply(w1 ^ kB0, w0 ^ kB1);
-  }
-};
-
 // A final avalanche (Stafford's variant 13 of the MurmurHash3 finalizer).
-uint64_t finalize(uint64_t x) {
+uint64_t avalanche(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9;
   x ^= x >> 27;
@@ -58,46 +172,69 @@ uint64_t finalize(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-}  // namespace
-
-Hash128 hash128(std::span<const uint8_t> data) {
-  const uint64_t length = data.size();
-  // Four chains, each taking every fourth 16-byte block: a chain waits on
-  // its own multiplies only, so the CPU overlaps them (one chain ran at
-  // 5.9 GB/s here). Each starts from its own state, so blocks swapped
-  // between chains do not give the same digest.
-  std::array<Lanes, kChains> chains;
-  for (uint64_t c = 0; c < kChains; ++c) {
-    chains[c] = {(kA0 ^ length) + c * kStep, (kB0 + length) ^ (c * kA1)};
+// Each half takes every accumulator, paired differently (lanes 2i and
+// 2i + 1 for one, i and i + 4 for the other), so that a pair degenerating
+// (a lane equal to its key) does not take both halves with it.
+Hash128 fold(const Accumulators& acc, uint64_t length) {
+  uint64_t low = length * 0x9e3779b97f4a7c15, high = ~length;
+  for (size_t i = 0; i < kLanes / 2; ++i) {
+    low += foldedMultiply(acc[2 * i] ^ kKeys.fold[2 * i], acc[2 * i + 1] ^ kKeys.fold[2 * i + 1]);
+    high +=
+        foldedMultiply(acc[i] ^ kKeys.fold[kLanes + i], acc[i + 4] ^ kKeys.fold[kLanes + i + 4]);
   }
-  const uint8_t* p = data.data();
-  size_t n = data.size();
-  Lanes c0 = chains[0], c1 = chains[1], c2 = chains[2], c3 = chains[3];  // kept in registers
-  for (; n >= 16 * kChains; n -= 16 * kChains, p += 16 * kChains) {
-    c0.absorb(load64(p), load64(p + 8));
-    c1.absorb(load64(p + 16), load64(p + 24));
-    c2.absorb(load64(p + 32), load64(p + 40));
-    c3.absorb(load64(p + 48), load64(p + 56));
-  }
-  chains = {c0, c1, c2, c3};
-  size_t chain = 0;
-  for (; n >= 16; n -= 16, p += 16) chains[chain++].absorb(load64(p), load64(p + 8));
-  if (n > 0) {
-    uint8_t tail[16] = {};  // zero-padded; the length, absorbed below, tells the pads apart
-    std::memcpy(tail, p, n);
-    chains[chain].absorb(load64(tail), load64(tail + 8));
-  }
-  // The chains' states, in order, into one more.
-  Lanes lanes{kA0 ^ length, kB0 + length};
-  for (const Lanes& c : chains) lanes.absorb(c.a, c.b);
-  lanes.absorb(length, ~length);
-  const uint64_t a = finalize(lanes.a), b = finalize(lanes.b ^ rotl(lanes.a, 32));
+  const uint64_t a = avalanche(low);
+  const uint64_t b = avalanche(high ^ std::rotl(a, 32));
   Hash128 digest;
   for (int i = 0; i < 8; ++i) {
     digest[i] = static_cast<uint8_t>(a >> (8 * i));
     digest[8 + i] = static_cast<uint8_t>(b >> (8 * i));
   }
   return digest;
+}
+
+Hash128Kernel fastestKernel() {
+  static const Hash128Kernel kernel = hash128KernelsOnThisCpu().back();
+  return kernel;
+}
+
+}  // namespace
+
+std::vector<Hash128Kernel> hash128KernelsOnThisCpu() {
+  std::vector<Hash128Kernel> kernels = {Hash128Kernel::PORTABLE};
+#if defined(__x86_64__)
+  if (cpuFeatures().avx2) kernels.push_back(Hash128Kernel::AVX2);
+#endif
+  return kernels;
+}
+
+const char* hash128KernelName(Hash128Kernel kernel) {
+  return kernel == Hash128Kernel::AVX2 ? "avx2" : "portable";
+}
+
+Hash128 hash128With(Hash128Kernel kernel, std::span<const uint8_t> data) {
+  Accumulators acc = kKeys.start;
+  const uint8_t* p = data.data();
+  const size_t blocks = data.size() / kBlockBytes;
+  if (blocks != 0) blocksFunction(kernel)(acc, p, blocks);
+  p += blocks * kBlockBytes;
+  size_t rest = data.size() - blocks * kBlockBytes;
+  // The last block's whole stripes, then its part stripe zero-padded (the
+  // length, folded in last, tells the pads apart); no scramble after them,
+  // the fold mixes.
+  const size_t stripes = rest / kStripeBytes;
+  absorbStripes(acc, p, stripes, kKeys.stripe.data());
+  p += stripes * kStripeBytes;
+  rest -= stripes * kStripeBytes;
+  if (rest != 0) {
+    uint8_t tail[kStripeBytes] = {};
+    std::memcpy(tail, p, rest);
+    absorbStripes(acc, tail, 1, kKeys.stripe.data() + stripes);
+  }
+  return fold(acc, data.size());
+}
+
+Hash128 hash128(std::span<const uint8_t> data) {
+  return hash128With(fastestKernel(), data);
 }
 
 }  // namespace annrt::runtime

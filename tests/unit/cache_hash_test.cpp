@@ -205,13 +205,14 @@ TEST(Hash128Test, SeesEveryByteAndTheLength) {
 // alone. These were computed on x86-64; the aarch64 run checks them there,
 // and a change of the word loads or of the algorithm shows here.
 TEST(Hash128Test, TheDigestIsTheSameOnEveryCpu) {
-  std::vector<uint8_t> data(1000);
+  std::vector<uint8_t> data(3000);
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + 3);
   const std::vector<std::pair<size_t, std::string>> expected = {
-      {0, "760029abe3739e506687db11fc1af340"},
-      {5, "81761f411efd4b86cf17ef5b15468662"},
-      {64, "a8e85a7bc3a13b1f996c965ad8f574f2"},
-      {1000, "d5fe0612d37fd3f0811b0d7f91d5e2dc"}};
+      {0, "1d20fcd62b2f8526191eda9f4012996a"},
+      {5, "a493bc4890c8b4a9e932f0af6f052894"},
+      {64, "d64bfa2136aeea05f857408d176983ef"},
+      {1000, "c723a98af365f1469c3c1e51ed4288f9"},
+      {3000, "4e09022c77cfa811b4fa06655d4a69f4"}};
   for (const auto& [length, hex] : expected) {
     const Hash128 digest = hash128(std::span<const uint8_t>(data.data(), length));
     std::string text;
@@ -220,29 +221,58 @@ TEST(Hash128Test, TheDigestIsTheSameOnEveryCpu) {
   }
 }
 
-// The chains take every fourth 16-byte block from their own start: equal
-// blocks swapped between chains, or between stripes of one chain, still
-// change the digest.
-TEST(Hash128Test, SwappedBlocksChangeTheDigest) {
-  const std::vector<uint8_t> data = randomBytes(16 * 11 + 5, 9);
+// Words swapped between the lanes of a stripe (the paired lanes i and
+// i ^ 1 included), stripes swapped within a block or between blocks, and
+// whole blocks swapped, all change the digest: each stripe of a block has
+// its own keys, and each block is scrambled before the next.
+TEST(Hash128Test, SwappedWordsStripesAndBlocksChangeTheDigest) {
+  const std::vector<uint8_t> data = randomBytes(1024 * 3 + 64 * 5 + 9, 9);
   const Hash128 original = hash128(data);
-  for (auto [i, j] : {std::pair{0, 1}, {0, 4}, {1, 5}, {3, 8}, {2, 10}}) {
-    std::vector<uint8_t> swapped = data;
-    std::swap_ranges(swapped.begin() + 16 * i, swapped.begin() + 16 * (i + 1),
-                     swapped.begin() + 16 * j);
-    EXPECT_NE(hash128(swapped), original) << "blocks " << i << " and " << j;
+  auto swapped = [&](size_t size, size_t i, size_t j) {
+    std::vector<uint8_t> bytes = data;
+    std::swap_ranges(bytes.begin() + size * i, bytes.begin() + size * (i + 1),
+                     bytes.begin() + size * j);
+    return hash128(bytes);
+  };
+  for (auto [i, j] : {std::pair{0, 1}, {2, 3}, {0, 7}, {8, 9}, {1, 12}}) {
+    EXPECT_NE(swapped(8, i, j), original) << "words " << i << " and " << j;
   }
-  // The same block in every chain is not the same as another block there.
+  for (auto [i, j] : {std::pair{0, 1}, {0, 15}, {3, 16}, {15, 16}, {20, 50}, {48, 52}}) {
+    EXPECT_NE(swapped(64, i, j), original) << "stripes " << i << " and " << j;
+  }
+  for (auto [i, j] : {std::pair{0, 1}, {0, 2}, {1, 2}}) {
+    EXPECT_NE(swapped(1024, i, j), original) << "blocks " << i << " and " << j;
+  }
+  // The same word in every lane is not the same as another word there.
   const std::vector<uint8_t> same(64, 0x5a);
   std::vector<uint8_t> other = same;
   other[63] ^= 1;
   EXPECT_NE(hash128(same), hash128(other));
 }
 
+// Every kernel this CPU runs gives the portable code's digest, at every
+// length across the first blocks and from unaligned starts.
+TEST(Hash128Test, EveryKernelGivesThePortableDigest) {
+  const std::vector<uint8_t> data = randomBytes(4096 + 8, 21);
+  const std::vector<Hash128Kernel> kernels = hash128KernelsOnThisCpu();
+  ASSERT_EQ(kernels.front(), Hash128Kernel::PORTABLE);
+  for (size_t offset = 0; offset < 8; offset += 3) {
+    for (size_t length = 0; length <= 4096; length += length < 2200 ? 1 : 61) {
+      const std::span<const uint8_t> bytes(data.data() + offset, length);
+      const Hash128 portable = hash128With(Hash128Kernel::PORTABLE, bytes);
+      for (Hash128Kernel kernel : kernels) {
+        ASSERT_EQ(hash128With(kernel, bytes), portable)
+            << hash128KernelName(kernel) << ", " << length << " bytes from " << offset;
+      }
+      ASSERT_EQ(hash128(bytes), portable) << length << " bytes from " << offset;
+    }
+  }
+}
+
 // Every input bit flips about half the 128 output bits (the lanes mix
 // their whole state), in full blocks and in the zero-padded tail alike.
 TEST(Hash128Test, EveryInputBitFlipsAboutHalfTheOutput) {
-  for (size_t size : {3, 64, 100, 200}) {
+  for (size_t size : {3, 64, 100, 200, 1100}) {
     const std::vector<uint8_t> data = randomBytes(size, static_cast<uint32_t>(size));
     const Hash128 original = hash128(data);
     double total = 0;
