@@ -213,21 +213,18 @@ const char* hash128KernelName(Hash128Kernel kernel) {
 
 Hash128 hash128With(Hash128Kernel kernel, std::span<const uint8_t> data) {
   Accumulators acc = kKeys.start;
-  const uint8_t* p = data.data();
   const size_t blocks = data.size() / kBlockBytes;
-  if (blocks != 0) blocksFunction(kernel)(acc, p, blocks);
-  p += blocks * kBlockBytes;
-  size_t rest = data.size() - blocks * kBlockBytes;
+  if (blocks != 0) blocksFunction(kernel)(acc, data.data(), blocks);
   // The last block's whole stripes, then its part stripe zero-padded (the
   // length, folded in last, tells the pads apart); no scramble after them,
   // the fold mixes.
-  const size_t stripes = rest / kStripeBytes;
-  absorbStripes(acc, p, stripes, kKeys.stripe.data());
-  p += stripes * kStripeBytes;
-  rest -= stripes * kStripeBytes;
-  if (rest != 0) {
+  const std::span<const uint8_t> last = data.subspan(blocks * kBlockBytes);
+  const size_t stripes = last.size() / kStripeBytes;
+  if (stripes != 0) absorbStripes(acc, last.data(), stripes, kKeys.stripe.data());
+  const std::span<const uint8_t> part = last.subspan(stripes * kStripeBytes);
+  if (!part.empty()) {
     uint8_t tail[kStripeBytes] = {};
-    std::memcpy(tail, p, rest);
+    std::memcpy(tail, part.data(), part.size());
     absorbStripes(acc, tail, 1, kKeys.stripe.data() + stripes);
   }
   return fold(acc, data.size());
