@@ -130,29 +130,33 @@ Result<void> NativeStage::foldAdd(const LoweringContext& context, const Operatio
   return kernel.foldAdd(pad->inputs[0], range, add.outputs[0], span);
 }
 
-std::optional<size_t> NativeStage::soleReaderOf(uint32_t operand) const {
-  std::optional<size_t> reader;
-  for (size_t t = 0; t < steps_.size(); ++t) {
-    const std::vector<uint32_t>& reads = steps_[t].kernel->reads();
-    const auto n = std::count(reads.begin(), reads.end(), operand);
-    if (n == 0) continue;
-    if (n > 1 || reader) return std::nullopt;
-    reader = t;
+// `reads[operand]` counts every read of the operand by every step (one
+// kernel reading it twice included), so 1 means one step reads it once.
+std::optional<size_t> NativeStage::soleReaderAfter(size_t step, uint32_t operand,
+                                                   const std::vector<uint32_t>& reads) const {
+  if (reads[operand] != 1) return std::nullopt;
+  for (size_t t = step + 1; t < steps_.size(); ++t) {
+    const std::vector<uint32_t>& read = steps_[t].kernel->reads();
+    if (std::find(read.begin(), read.end(), operand) != read.end()) return t;
   }
-  return reader;
+  return std::nullopt;
 }
 
 void NativeStage::pairBands(const NativeStageSpec& spec) {
   std::vector<bool> boundary(model_->main.operands.size());
   for (uint32_t operand : spec.inputs) boundary[operand] = true;
   for (uint32_t operand : spec.outputs) boundary[operand] = true;
+  std::vector<uint32_t> reads(model_->main.operands.size());
+  for (const Step& step : steps_) {
+    for (uint32_t operand : step.kernel->reads()) ++reads[operand];
+  }
   for (size_t s = 0; s < steps_.size(); ++s) {
     // A pair's producer or consumer already.
     if (steps_[s].bandsWithNext || (s > 0 && steps_[s - 1].bandsWithNext)) continue;
     const NativeKernel& producer = *steps_[s].kernel;
     const uint32_t middle = producer.writes();
-    const std::optional<size_t> c = soleReaderOf(middle);
-    if (boundary[middle] || !c || *c <= s || steps_[*c].bandsWithNext) continue;
+    const std::optional<size_t> c = soleReaderAfter(s, middle, reads);
+    if (boundary[middle] || !c || steps_[*c].bandsWithNext) continue;
     const NativeKernel& consumer = *steps_[*c].kernel;
     const std::vector<uint32_t>& dims = model_->main.operands[middle].shape.dims;
     const std::optional<RowReads> reads = consumer.rowReads();

@@ -111,8 +111,10 @@ class NativeStage final : public StageExecutable {
   // Folds `add` (FusionRole::ADDEND) into the last step's kernel, with
   // `pad`, if any, the PAD along the channels folded into the ADD.
   Result<void> foldAdd(const LoweringContext& context, const Operation& add, const Operation* pad);
-  // The one step reading `operand` (once), if exactly one does.
-  std::optional<size_t> soleReaderOf(uint32_t operand) const;
+  // The step after `step` reading `operand`, if it is the one read of it
+  // (`reads`: the reads of each operand by all steps).
+  std::optional<size_t> soleReaderAfter(size_t step, uint32_t operand,
+                                        const std::vector<uint32_t>& reads) const;
   // Threads of its pool (1: none).
   size_t threadCount() const;
 
