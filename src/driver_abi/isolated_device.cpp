@@ -6,16 +6,13 @@
 #include <cstring>
 #include <optional>
 
+#include "common/align.h"
 #include "common/log.h"
 
 namespace annrt::abi {
 namespace {
 
 constexpr size_t kInputAlignment = 64;
-
-size_t roundUp(size_t value, size_t to) {
-  return (value + to - 1) / to * to;
-}
 
 // Where a request's arguments go: the application's fd-backed memories stay
 // in their files (the host maps them), the others go in the arena: inputs
@@ -53,10 +50,10 @@ ArenaLayout layoutArena(const Request& request) {
       continue;
     }
     layout.inputs.push_back(placeArgument(a, cursor));
-    if (!a.omitted) cursor = roundUp(cursor + a.length, kInputAlignment);
+    if (!a.omitted) cursor = alignUp(cursor + a.length, kInputAlignment);
   }
   const size_t page = pageSize();
-  cursor = roundUp(cursor, page);
+  cursor = alignUp(cursor, page);
   for (const RequestArgument& a : request.outputs) {
     if (auto inFile = placeInFile(a, layout)) {
       layout.outputs.push_back(*inFile);
@@ -66,7 +63,7 @@ ArenaLayout layoutArena(const Request& request) {
       layout.outputs.push_back(placeArgument(a, cursor));
       continue;
     }
-    const size_t slot = roundUp(a.length, page);
+    const size_t slot = alignUp(a.length, page);
     layout.outputs.push_back(placeArgument(a, cursor + slot - a.length));
     cursor += slot + page;
   }

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 
+#include "runtime/little_endian.h"
 #include "runtime/side_thread.h"
 
 #if defined(__x86_64__)
@@ -44,13 +45,6 @@ constexpr Tables makeTables() {
 }
 
 constexpr Tables kTables = makeTables();
-
-uint64_t loadLittleEndian64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));  // not a loop of byte loads (hash128.cpp)
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
 
 uint32_t tableCrc(uint32_t crc, const uint8_t* p, size_t n) {
   for (; n >= 8; n -= 8, p += 8) {

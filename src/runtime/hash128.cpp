@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstring>
 
+#include "runtime/little_endian.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -54,15 +56,6 @@ constexpr Keys kKeys = makeKeys();
 
 using Accumulators = std::array<uint64_t, kLanes>;
 
-// Little-endian on every CPU. GCC compiled the byte-at-a-time form as a
-// loop of byte loads and shifts (several times slower).
-uint64_t load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-
 // Lane `mine` takes word w: its halves' product (after the key), and the
 // lane it is paired with takes w itself.
 inline void absorbWord(uint64_t& mine, uint64_t& paired, uint64_t w, uint64_t key) {
@@ -78,14 +71,14 @@ void absorbStripes(Accumulators& acc, const uint8_t* p, size_t stripes, const ui
   uint64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   uint64_t a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
   for (size_t s = 0; s < stripes; ++s, p += kStripeBytes, ++key) {
-    absorbWord(a0, a1, load64(p), key[0]);
-    absorbWord(a1, a0, load64(p + 8), key[1]);
-    absorbWord(a2, a3, load64(p + 16), key[2]);
-    absorbWord(a3, a2, load64(p + 24), key[3]);
-    absorbWord(a4, a5, load64(p + 32), key[4]);
-    absorbWord(a5, a4, load64(p + 40), key[5]);
-    absorbWord(a6, a7, load64(p + 48), key[6]);
-    absorbWord(a7, a6, load64(p + 56), key[7]);
+    absorbWord(a0, a1, loadLittleEndian64(p), key[0]);
+    absorbWord(a1, a0, loadLittleEndian64(p + 8), key[1]);
+    absorbWord(a2, a3, loadLittleEndian64(p + 16), key[2]);
+    absorbWord(a3, a2, loadLittleEndian64(p + 24), key[3]);
+    absorbWord(a4, a5, loadLittleEndian64(p + 32), key[4]);
+    absorbWord(a5, a4, loadLittleEndian64(p + 40), key[5]);
+    absorbWord(a6, a7, loadLittleEndian64(p + 48), key[6]);
+    absorbWord(a7, a6, loadLittleEndian64(p + 56), key[7]);
   }
   acc = {a0, a1, a2, a3, a4, a5, a6, a7};
 }

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/align.h"
+
 namespace annrt::tflite {
 namespace {
 
@@ -17,10 +19,6 @@ constexpr size_t kAlignment = 64;
 // a large chunk costs address space only, and few chunks mean few NNAPI
 // memories for the runtime to map and the caches to key.
 constexpr size_t kChunkBytes = size_t{16} << 20;
-
-size_t roundUp(size_t value, size_t to) {
-  return (value + to - 1) / to * to;
-}
 
 }  // namespace
 
@@ -59,11 +57,11 @@ Result<ConstantPool::Chunk> ConstantPool::newChunk(size_t size) const {
 }
 
 Result<std::span<uint8_t>> ConstantPool::allocate(size_t bytes) {
-  const size_t length = roundUp(std::max<size_t>(bytes, 1), kAlignment);
+  const size_t length = alignUp(std::max<size_t>(bytes, 1), kAlignment);
   if (chunks_.empty() || chunks_.back().data == nullptr ||
       chunks_.back().size - chunks_.back().used < length) {
     const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    ANNRT_ASSIGN_OR_RETURN(Chunk chunk, newChunk(roundUp(std::max(length, kChunkBytes), page)));
+    ANNRT_ASSIGN_OR_RETURN(Chunk chunk, newChunk(alignUp(std::max(length, kChunkBytes), page)));
     chunks_.push_back(chunk);
   }
   Chunk& chunk = chunks_.back();

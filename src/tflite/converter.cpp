@@ -81,6 +81,13 @@ Result<void> narrowInt64(const TensorView& tensor, std::span<const uint8_t> data
   return {};
 }
 
+// Zeroed room for a constant, in bytes the value owns.
+NewConstant ownedConstant(TensorType type, std::vector<int32_t> shape, size_t size) {
+  auto owned = std::make_shared<std::vector<uint8_t>>(size);
+  const std::span<uint8_t> bytes = *owned;
+  return {{type, std::move(shape), bytes, std::move(owned)}, bytes};
+}
+
 std::string customOrBuiltinName(const OperatorView& op) {
   return op.builtinCode == kBuiltinCustom ? op.customCode : builtinName(op.builtinCode);
 }
@@ -266,10 +273,11 @@ Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
     // behind a CAST), so owned rather than taking room in the pool.
     const std::vector<float> values =
         annrt::halfToFloat(value.data.data(), value.data.size() / sizeof(Float16));
-    auto owned = std::make_shared<std::vector<uint8_t>>(values.size() * sizeof(float));
-    if (!values.empty()) std::memcpy(owned->data(), values.data(), owned->size());
-    return FoldedConstant{TensorType::FLOAT32, subgraph_.tensors[half->second.source].shape, *owned,
-                          owned};
+    NewConstant result =
+        ownedConstant(TensorType::FLOAT32, subgraph_.tensors[half->second.source].shape,
+                      values.size() * sizeof(float));
+    if (!values.empty()) std::memcpy(result.bytes.data(), values.data(), result.bytes.size());
+    return result.value;
   }
   const TensorView& tensor = subgraph_.tensors[tensorIndex];
   ANNRT_CHECK(tensor.isConstant(), "tensor {} '{}' is not a constant", tensorIndex, tensor.name);
@@ -288,19 +296,12 @@ Result<FoldedConstant> Converter::constantOf(int32_t tensorIndex) const {
 }
 
 NewConstant Converter::newConstant(TensorType type, std::vector<int32_t> shape, size_t size) const {
-  NewConstant result{{type, std::move(shape), {}, nullptr}, {}};
   if (state_.pool != nullptr && size > ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
     if (Result<std::span<uint8_t>> pooled = state_.pool->allocate(size); pooled.ok()) {
-      result.bytes = *pooled;
-      result.value.data = result.bytes;
-      return result;
+      return {{type, std::move(shape), *pooled, nullptr}, *pooled};
     }
   }
-  auto owned = std::make_shared<std::vector<uint8_t>>(size);
-  result.bytes = *owned;
-  result.value.data = result.bytes;
-  result.value.owned = std::move(owned);
-  return result;
+  return ownedConstant(type, std::move(shape), size);
 }
 
 bool Converter::isConstantInput(size_t i) const {
