@@ -147,11 +147,6 @@ Result<void> WireReader::finish(const char* what) const {
   return {};
 }
 
-size_t pageSize() {
-  static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
-
 Result<std::shared_ptr<SharedRegion>> SharedRegion::create(size_t size, const char* name) {
   UniqueFd fd(memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
   ANNRT_CHECK_CODE(ErrorCode::OUT_OF_MEMORY, fd.valid(), "memfd_create: {}", strerror(errno));

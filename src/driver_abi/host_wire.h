@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/device.h"
+#include "common/page_size.h"
 #include "common/result.h"
 #include "runtime/unique_fd.h"
 
@@ -125,8 +126,6 @@ class SharedRegion {
   size_t size_;
   size_t mapped_;
 };
-
-size_t pageSize();
 
 // Writes a whole message (MSG_NOSIGNAL: a dead peer is an error, not SIGPIPE)
 // with `fds` beside it.

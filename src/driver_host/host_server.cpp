@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "common/log.h"
+#include "common/page_size.h"
 #include "driver_abi/plugin_device.h"
 
 namespace annrt::host {
@@ -57,11 +58,11 @@ class GuardPages {
     for (const abi::ArenaArgument& a : outputs) {
       if (a.omitted || a.length == 0 || a.file >= 0) continue;
       uint8_t* guard = arena + a.offset + a.length;
-      if (mprotect(guard, abi::pageSize(), PROT_NONE) == 0) guards_.push_back(guard);
+      if (mprotect(guard, pageSize(), PROT_NONE) == 0) guards_.push_back(guard);
     }
   }
   ~GuardPages() {
-    for (uint8_t* guard : guards_) mprotect(guard, abi::pageSize(), PROT_READ | PROT_WRITE);
+    for (uint8_t* guard : guards_) mprotect(guard, pageSize(), PROT_READ | PROT_WRITE);
   }
 
  private:

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/page_size.h"
+
 namespace annrt::runtime {
 
 Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd, size_t offset) {
@@ -27,8 +29,7 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   const auto fileSize = static_cast<size_t>(file.st_size);
   ANNRT_CHECK(!S_ISREG(file.st_mode) || (offset <= fileSize && size <= fileSize - offset),
               "{} bytes at offset {} exceed the {}-byte file of fd {}", size, offset, fileSize, fd);
-  const auto pageSize = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const size_t alignedOffset = offset - offset % pageSize;
+  const size_t alignedOffset = offset - offset % pageSize();
   const size_t mappingSize = size + (offset - alignedOffset);
   void* mapping =
       mmap(nullptr, mappingSize, protect, MAP_SHARED, fd, static_cast<off_t>(alignedOffset));

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/align.h"
+#include "common/page_size.h"
 
 namespace annrt::tflite {
 namespace {
@@ -60,8 +61,8 @@ Result<std::span<uint8_t>> ConstantPool::allocate(size_t bytes) {
   const size_t length = alignUp(std::max<size_t>(bytes, 1), kAlignment);
   if (chunks_.empty() || chunks_.back().data == nullptr ||
       chunks_.back().size - chunks_.back().used < length) {
-    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    ANNRT_ASSIGN_OR_RETURN(Chunk chunk, newChunk(alignUp(std::max(length, kChunkBytes), page)));
+    ANNRT_ASSIGN_OR_RETURN(Chunk chunk,
+                           newChunk(alignUp(std::max(length, kChunkBytes), pageSize())));
     chunks_.push_back(chunk);
   }
   Chunk& chunk = chunks_.back();

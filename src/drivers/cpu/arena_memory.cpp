@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/align.h"
+#include "common/page_size.h"
 #include "drivers/cpu/kernel_file.h"
 
 namespace annrt::cpu {
@@ -20,11 +21,6 @@ namespace {
 // Pages are mapped a chunk at a time, so that a destructor need not wait
 // for all of them.
 constexpr size_t kChunkBytes = size_t{128} << 10;
-
-size_t pageSize() {
-  static const auto size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
 
 // The size of a transparent huge page, or 0 where the kernel has none
 // (built without them, or turned off: "[never]").

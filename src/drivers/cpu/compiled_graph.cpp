@@ -9,6 +9,7 @@
 #include <new>
 
 #include "common/log.h"
+#include "common/page_size.h"
 #include "drivers/cpu/op_lowering.h"
 
 namespace annrt::cpu {
@@ -126,7 +127,7 @@ Result<void*> CompiledGraph::readableInput(size_t slot, const void* data) {
   // input's last byte it is mapped, so the caller's buffer is read in place;
   // otherwise the input is copied into a padded buffer, which costs a copy
   // per run and the input's size in memory.
-  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t kPage = pageSize();
   InputSlot& input = inputs_[slot];
   const auto address = reinterpret_cast<uintptr_t>(data);
   const uintptr_t last = address + input.bytes - 1;

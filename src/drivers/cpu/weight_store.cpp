@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <new>
 
+#include "common/page_size.h"
+
 namespace annrt::cpu {
 namespace {
 
@@ -67,7 +69,7 @@ const float* WeightStore::convertedHalf(const uint8_t* half, size_t count) const
 }
 
 void WeightStore::releaseConvertedHalves() const {
-  static const auto kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t kPage = pageSize();
   for (const auto& [half, entry] : cachedHalves_) {
     const auto begin = reinterpret_cast<uintptr_t>(entry.data);
     const uintptr_t first = (begin + kPage - 1) / kPage * kPage;
