@@ -6,6 +6,7 @@
 // and padding queries after it.
 #include <filesystem>
 #include <limits>
+#include <ostream>
 
 #include "annrt/compilation_attributes.h"
 #include "common/temp_path.h"
@@ -184,13 +185,20 @@ TEST_F(CompilationTest, UnsupportedOperationFailsFinish) {
   }
 }
 
-using PreferenceQuery = int (*)(const ANeuralNetworksCompilation*, uint32_t, uint32_t*);
+struct PreferenceQuery {
+  const char* name;  // the function's name after ANeuralNetworksCompilation_getPreferredMemory
+  int (*call)(const ANeuralNetworksCompilation*, uint32_t, uint32_t*);
+};
+
+void PrintTo(const PreferenceQuery& query, std::ostream* out) {
+  *out << query.name;
+}
 
 class PreferredMemoryTest : public CompilationTest,
                             public ::testing::WithParamInterface<PreferenceQuery> {};
 
 TEST_P(PreferredMemoryTest, IsAPowerOfTwoAfterFinish) {
-  const PreferenceQuery query = GetParam();
+  const auto query = GetParam().call;
   Compilation compilation = compile(model(), /*finish=*/false);
   uint32_t value = 0;
   // Not through EXPECT_NN: the function pointer hides the name it logs.
@@ -211,15 +219,21 @@ TEST_P(PreferredMemoryTest, IsBadStateAfterAFailedFinish) {
   Compilation compilation = compileForDevice(oem.get(), /*finish=*/false);
   ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation.get()), ANEURALNETWORKS_BAD_DATA);
   uint32_t value = 0;
-  EXPECT_EQ(ANEURALNETWORKS_BAD_STATE, GetParam()(compilation.get(), 0, &value));
+  EXPECT_EQ(ANEURALNETWORKS_BAD_STATE, GetParam().call(compilation.get(), 0, &value));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AllQueries, PreferredMemoryTest,
-    ::testing::Values(&ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput,
-                      &ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput,
-                      &ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput,
-                      &ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput));
+    ::testing::Values(
+        PreferenceQuery{"AlignmentForInput",
+                        &ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput},
+        PreferenceQuery{"PaddingForInput",
+                        &ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput},
+        PreferenceQuery{"AlignmentForOutput",
+                        &ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput},
+        PreferenceQuery{"PaddingForOutput",
+                        &ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput}),
+    [](const ::testing::TestParamInfo<PreferenceQuery>& info) { return info.param.name; });
 
 TEST_F(CompilationTest, PreferredMemoryQueriesLogTheirErrors) {
   Compilation compilation = compile(model());
