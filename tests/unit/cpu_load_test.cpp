@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -51,6 +52,51 @@ TEST(CpuLoadTest, OthersAreTheBusyTimeLessThisProcesssOverTheWallTime) {
 // A process spinning beside this one is seen, and the pool is not worth
 // using on every core then. (The other direction, a quiet machine, cannot
 // be checked here: CI runs other tests beside this one.)
+TEST(CpuLoadTest, ReadsATasksStatePastItsName) {
+  EXPECT_EQ(parseTaskState("1234 (annrt-benchmark) R 1 1234 1234 0 -1"), 'R');
+  EXPECT_EQ(parseTaskState("1235 (a (b) c) S 1 1234"), 'S');
+  EXPECT_EQ(parseTaskState("1236 (no state)"), std::nullopt);
+  EXPECT_EQ(parseTaskState(""), std::nullopt);
+}
+
+TEST(CpuLoadTest, BeforeAWindowTheOthersAreTheRunnableTasksNotThisProcesss) {
+  // 2 threads on 2 cores beside one busy process, the pool's worker asleep:
+  // the caller and the busy process are runnable.
+  const PoolAdvice besideOne = adviseFromRunnableTasks(2, 1, 2, 2);
+  EXPECT_FALSE(besideOne.usePool);
+  EXPECT_TRUE(besideOne.fromRunnableTasks);
+  EXPECT_DOUBLE_EQ(besideOne.othersBusy, 1.0);
+  // The same with the worker spinning after a run.
+  EXPECT_FALSE(adviseFromRunnableTasks(3, 2, 2, 2).usePool);
+  // Quiet: only this process's threads, spinning or not.
+  EXPECT_TRUE(adviseFromRunnableTasks(2, 2, 2, 2).usePool);
+  EXPECT_TRUE(adviseFromRunnableTasks(1, 1, 2, 2).usePool);
+  // A count taken a moment apart may be below this process's own.
+  EXPECT_DOUBLE_EQ(adviseFromRunnableTasks(1, 2, 2, 2).othersBusy, 0.0);
+  EXPECT_TRUE(adviseFromRunnableTasks(5, 1, 4, 8).usePool) << "4 busy tasks leave 4 of 8 cores";
+  EXPECT_FALSE(adviseFromRunnableTasks(6, 1, 4, 8).usePool);
+}
+
+TEST(CpuLoadTest, CountsThisProcesssSpinningThreads) {
+  if (access("/proc/self/task", R_OK) != 0) GTEST_SKIP() << "no /proc/self/task";
+  const uint32_t alone = ownRunnableThreads();
+  EXPECT_GE(alone, 1u);
+  std::atomic<bool> stop{false};
+  std::atomic<bool> spinning{false};
+  std::thread spinner([&] {
+    spinning = true;
+    while (!stop) {
+    }
+  });
+  while (!spinning) {
+  }
+  // Scheduled out for a moment, the spinner is still runnable.
+  const uint32_t beside = ownRunnableThreads();
+  stop = true;
+  spinner.join();
+  EXPECT_GE(beside, 2u) << "the caller reading and a thread spinning";
+}
+
 TEST(CpuLoadTest, SeesABusyProcess) {
   if (access("/proc/stat", R_OK) != 0) GTEST_SKIP() << "no /proc/stat";
   const pid_t child = fork();

@@ -41,17 +41,34 @@ std::optional<uint32_t> parseRunnableTasks(std::string_view loadavg);
 struct PoolAdvice {
   bool usePool = true;
   double othersBusy = 0;  // cores the other processes take
-  // No 100 ms window had closed yet: othersBusy is the runnable tasks beyond
-  // the pool's threads.
+  // No 100 ms window had closed yet: othersBusy is the runnable tasks not
+  // this process's.
   bool fromRunnableTasks = false;
 };
+
+// The state letter of a /proc/<pid>/task/<tid>/stat line ('R': running or
+// runnable), or nothing where the line has none.
+std::optional<char> parseTaskState(std::string_view stat);
+
+// This process's threads that are running or runnable now (its pool's
+// workers among them while they spin after a parallel region); 1, the
+// caller, where /proc/self/task cannot be read.
+uint32_t ownRunnableThreads();
+
+// The decision before the first window closes: the tasks runnable now less
+// this process's runnable threads are the others' load. The pool's workers
+// are counted as they are, not assumed: asleep, they are not in `runnable`,
+// and subtracting them anyway sent a first run beside a busy process to the
+// pool, whose worker then shared the caller's core (docs/threads.md).
+PoolAdvice adviseFromRunnableTasks(uint32_t runnable, uint32_t ownRunnable, uint32_t threads,
+                                   uint32_t cores);
 
 class CpuLoad {
  public:
   // Whether `threads` threads (the caller's included) each find a core: at
   // most half a core short, over the latest window of at least 100 ms. Until
-  // the first window closes, the tasks runnable now beyond `threads` are the
-  // others' load. The pool where /proc gives neither.
+  // the first window closes, adviseFromRunnableTasks. The pool where /proc
+  // gives neither.
   PoolAdvice advise(uint32_t threads);
 
   // Cores busy with other processes over the latest window (0 until one).
@@ -63,12 +80,20 @@ class CpuLoad {
     CpuTicks ticks;
     double ownCpuSeconds = 0;
   };
+  struct EarlyEstimate {
+    std::chrono::steady_clock::time_point at;
+    uint32_t threads = 0;
+    PoolAdvice advice;
+  };
   static std::optional<Sample> sample();
   void refresh();
+  static std::optional<uint32_t> runnableTasks();  // /proc/loadavg's
+  PoolAdvice earlyAdvice(uint32_t threads);        // before the first window
 
   std::mutex mutex_;
   std::optional<Sample> last_;
   bool measured_ = false;  // a window has closed
+  std::optional<EarlyEstimate> early_;
   double othersBusy_ = 0;
   const uint32_t cores_ = onlineCores();
 };

@@ -27,7 +27,7 @@ bool CpuPreparedModel::runThreaded() {
   const PoolAdvice advice = load_->advise(poolThreads_);
   if (advice.usePool != threaded_) {
     ANNRT_VLOG(DRIVER, "annrt-cpu: {} {:.1f} cores: running on {}",
-               advice.fromRunnableTasks ? "no load window yet; tasks runnable beyond the pool's"
+               advice.fromRunnableTasks ? "no load window yet; tasks of other processes runnable on"
                                         : "other processes kept busy",
                advice.othersBusy,
                advice.usePool ? fmt::format("{} threads", poolThreads_)
