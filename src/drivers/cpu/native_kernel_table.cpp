@@ -387,7 +387,10 @@ constexpr std::array<Row, kNativeFormCount> kTable = {{
       "alternations: 1x1 112x112 16 -> 64 then depthwise 3x3 s2 148-157 vs 160-163 us, "
       "depthwise 3x3 112x112x64 then 1x1 to 16 255-275 vs 280-288; 256x256x8 (1 MB a thread) "
       "185-196 vs 178-180, hence only over 1 MB a thread; whole models at 2 threads "
-      "hand_landmark_full 0.99, pose_landmark_full 0.98, the rest 0.99-1.02"},
+      "hand_landmark_full 0.99, pose_landmark_full 0.98, the rest 0.99-1.02. Zen 5 (PVM guest), "
+      "whole models at 2 threads against the table with it NO, three alternations: "
+      "hand_landmark_full 0.89-1.00, pose_landmark_full 0.92-0.99, hand_landmark_lite "
+      "0.89-0.94"},
      kUnmeasured},
 }};
 
