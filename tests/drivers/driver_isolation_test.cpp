@@ -228,7 +228,8 @@ TEST_F(DriverIsolationTest, HangIsKilledByTheWatchdog) {
 
 TEST_F(DriverIsolationTest, RunawayAllocationDiesInTheHost) {
   // Without the address-space limit the host would touch all 10 GB.
-  if (annrt::kAddressSpaceSanitized) GTEST_SKIP() << "the host has no memory limit in a sanitizer build";
+  if (annrt::kAddressSpaceSanitized)
+    GTEST_SKIP() << "the host has no memory limit in a sanitizer build";
   expectFailover("alloc");
 }
 
