@@ -99,6 +99,8 @@ void runGraph(benchmark::State& state, bool native, const std::vector<size_t>& i
   }
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::span<const uint8_t>> views;
+  inputs.reserve(inputFloats.size());
+  views.reserve(inputFloats.size());
   for (size_t floats : inputFloats) {
     inputs.push_back(
         toBytes(randomValues(floats, static_cast<uint32_t>(3 + inputs.size()), -spread, spread)));

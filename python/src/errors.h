@@ -20,7 +20,7 @@ T unwrap(Result<T> result) {
   return std::move(result).value();
 }
 
-inline void unwrap(Result<void> result) {
+inline void unwrap(const Result<void>& result) {
   if (!result.ok()) throw std::runtime_error(result.error().message);
 }
 

@@ -36,6 +36,7 @@ tools::TensorDesc toDesc(const tflite::TensorInfo& info) {
 
 std::vector<tools::TensorDesc> toDescs(const std::vector<tflite::TensorInfo>& infos) {
   std::vector<tools::TensorDesc> descs;
+  descs.reserve(infos.size());
   for (const auto& info : infos) descs.push_back(toDesc(info));
   return descs;
 }
@@ -93,11 +94,11 @@ void Interpreter::import(const std::vector<std::vector<uint32_t>>& inputShapes, 
   // The imported model refers to the bytes of model_content, which the
   // options keep for the interpreter's lifetime.
   auto imported =
-      options_.modelPath
-          ? tflite::importFile(*options_.modelPath, importOptions)
-          : tflite::importBuffer({reinterpret_cast<const uint8_t*>(options_.modelContent->data()),
+      options_.modelContent
+          ? tflite::importBuffer({reinterpret_cast<const uint8_t*>(options_.modelContent->data()),
                                   options_.modelContent->size()},
-                                 importOptions);
+                                 importOptions)
+          : tflite::importFile(options_.modelPath.value_or(""), importOptions);
   std::unique_ptr<tflite::ImportedModel> model = unwrapArgument(std::move(imported));
   runner_.reset();
   compilation_.reset();
@@ -121,7 +122,7 @@ void Interpreter::compile() {
   if (!options_.cacheDir.empty()) {
     // The cache token names the model and the shapes it is compiled for.
     const std::string bytes =
-        options_.modelPath ? readFile(*options_.modelPath) : *options_.modelContent;
+        options_.modelContent ? *options_.modelContent : readFile(options_.modelPath.value_or(""));
     std::ostringstream token;
     token << std::hash<std::string>{}(bytes) << ':' << bytes.size();
     for (const auto& input : model_->inputs()) token << ':' << tools::formatDims(input.dims);
@@ -265,7 +266,7 @@ void Interpreter::invoke() {
     done = runner_->run();
     timing_.endNs = monotonicNs();
   }
-  unwrap(std::move(done));
+  unwrap(done);
   ++timing_.invokes;
   copyOutputs();
 }

@@ -98,12 +98,14 @@ class [[nodiscard]] Result<void> {
     }                                   \
   } while (0)
 
+// NOLINTBEGIN(bugprone-macro-parentheses): lhs may be a declaration.
 #define ANNRT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                \
   if (!tmp.ok()) {                                  \
     return tmp.takeError();                         \
   }                                                 \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 // `ANNRT_ASSIGN_OR_RETURN(auto x, computeX());`
 #define ANNRT_ASSIGN_OR_RETURN(lhs, expr) \

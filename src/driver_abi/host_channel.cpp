@@ -149,6 +149,7 @@ Result<Hello> HostChannel::spawn() {
 
 std::vector<std::string> HostChannel::deviceNames() const {
   std::vector<std::string> names;
+  names.reserve(hello_.devices.size());
   for (const HostDeviceInfo& device : hello_.devices) names.push_back(device.name);
   return names;
 }

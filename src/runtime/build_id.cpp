@@ -33,6 +33,7 @@ std::string buildIdOf(const dl_phdr_info& info) {
   for (ElfW(Half) i = 0; i < info.dlpi_phnum; ++i) {
     const ElfW(Phdr)& header = info.dlpi_phdr[i];
     if (header.p_type != PT_NOTE) continue;
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): the loader gives the base as a number.
     const auto* at = reinterpret_cast<const uint8_t*>(info.dlpi_addr + header.p_vaddr);
     const uint8_t* end = at + header.p_memsz;
     while (at + sizeof(ElfW(Nhdr)) <= end) {

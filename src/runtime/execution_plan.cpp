@@ -52,8 +52,9 @@ bool isWholeModel(const Model& model, const std::vector<uint32_t>& operations) {
 }  // namespace
 
 Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::create(
-    std::shared_ptr<const Model> model, const PartitionPlan& partition, std::shared_ptr<Device> cpu,
-    const PrepareOptions& options, std::shared_ptr<const PartitionCache> cache) {
+    const std::shared_ptr<const Model>& model, const PartitionPlan& partition,
+    std::shared_ptr<Device> cpu, const PrepareOptions& options,
+    std::shared_ptr<const PartitionCache> cache) {
   std::shared_ptr<ExecutionPlan> plan(
       new ExecutionPlan(model, std::move(cpu), options, std::move(cache)));
   const size_t operandCount = model->main.operands.size();
@@ -336,6 +337,7 @@ CompilationProfile ExecutionPlan::profile() const {
 
 std::vector<PlanStepInfo> ExecutionPlan::steps() const {
   std::vector<PlanStepInfo> info;
+  info.reserve(steps_.size());
   for (const auto& step : steps_) info.push_back({step->device->name(), step->operations});
   return info;
 }

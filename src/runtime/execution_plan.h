@@ -30,7 +30,7 @@ class ExecutionPlan final : public PreparedModel {
   // `cpu` is the fallback device (nullptr: failures are returned as errors);
   // `cache`, if given, where the steps' prepared models are kept.
   static Result<std::shared_ptr<ExecutionPlan>> create(
-      std::shared_ptr<const Model> model, const PartitionPlan& partition,
+      const std::shared_ptr<const Model>& model, const PartitionPlan& partition,
       std::shared_ptr<Device> cpu, const PrepareOptions& options,
       std::shared_ptr<const PartitionCache> cache = nullptr);
 

@@ -60,8 +60,9 @@ Result<std::shared_ptr<Memory>> Memory::fromAHardwareBuffer() {
 Result<std::shared_ptr<Memory>> Memory::fromDescription(MemoryDescription description) {
   std::shared_ptr<Memory> memory(new Memory());
   memory->dims_ = description.shape.dims;
+  const bool fixedShape = !hasUnknownDims(description.shape);
   memory->description_ = std::move(description);
-  if (!hasUnknownDims(memory->description_->shape)) {
+  if (fixedShape) {
     ANNRT_RETURN_IF_ERROR(memory->resize(memory->dims_));
   }
   return memory;
@@ -125,8 +126,7 @@ Result<void> Memory::checkConstantRange(size_t offset, size_t length) const {
 // As AOSP: the destination takes the source's dims, which must agree with the
 // dims it was described with; an fd memory has none, so a device memory of
 // unknown dims cannot be copied into from one.
-Result<std::vector<uint32_t>> Memory::dimsAfterCopyFrom(const Memory& src) const {
-  const Shape& declared = description_->shape;
+Result<std::vector<uint32_t>> Memory::dimsAfterCopyFrom(const Shape& declared, const Memory& src) {
   Shape shape = declared;
   if (const MemoryDescription* from = src.description()) {
     const Shape& other = from->shape;
@@ -148,7 +148,7 @@ Result<void> Memory::copyFrom(const Memory& src) {
   ANNRT_CHECK(src.isReadable(), "the source memory was created without PROT_READ");
   ANNRT_CHECK(isWritable(), "the destination memory was created without PROT_WRITE");
   if (description_) {
-    ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, dimsAfterCopyFrom(src));
+    ANNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> dims, dimsAfterCopyFrom(description_->shape, src));
     ANNRT_RETURN_IF_ERROR(resize(dims));
   }
   ANNRT_CHECK(src.size() == size(), "memory sizes differ: {} and {} bytes", src.size(), size());

@@ -81,7 +81,8 @@ class Memory : public MemoryPool {
  private:
   Memory() = default;
   Result<void> copyFrom(const Memory& src);
-  Result<std::vector<uint32_t>> dimsAfterCopyFrom(const Memory& src) const;
+  // The dims a memory described with `declared` takes from `src` (copyFrom).
+  static Result<std::vector<uint32_t>> dimsAfterCopyFrom(const Shape& declared, const Memory& src);
 
   uint8_t* data_ = nullptr;
   size_t size_ = 0;

@@ -62,7 +62,9 @@ Result<void> MemoryDescBuilder::finish() {
 }
 
 Result<std::shared_ptr<Memory>> MemoryDescBuilder::createMemory() const {
-  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_, "the memory descriptor is not finished");
+  // finish() fails without a role, and a role gives the shape.
+  ANNRT_CHECK_CODE(ErrorCode::BAD_STATE, finished_ && shape_.has_value(),
+                   "the memory descriptor is not finished");
   MemoryDescription description;
   description.shape = *shape_;
   description.shape.dims = dims_;

@@ -80,6 +80,8 @@ inline int run(int32_t operation, const std::vector<Operand>& inputs,
   ReferenceGraph graph;
   std::vector<uint32_t> in;
   std::vector<uint32_t> out;
+  in.reserve(inputs.size());
+  out.reserve(outputs.size());
   for (const Operand& o : inputs) in.push_back(graph.operand(o));
   for (const Operand* o : outputs) out.push_back(graph.output(*o, o->bytes.size()));
   const int status = graph.operation(operation, in, out).run();

@@ -25,6 +25,7 @@ void expectSameAsReference(const TestGraph& graph,
                            const std::vector<uint32_t>& outputDims, uint32_t seed = 1) {
   for (bool claimed : graph.supportedBy(kCpu)) EXPECT_TRUE(claimed);
   std::vector<std::vector<float>> inputs;
+  inputs.reserve(inputDims.size());
   for (const auto& dims : inputDims)
     inputs.push_back(randomValues(elementCount(dims), seed++, -2, 2));
   const auto expected = graph.run(kReference, inputs, {elementCount(outputDims)});
@@ -38,7 +39,7 @@ class FusedActivationTest : public testing::TestWithParam<int32_t> {};
 TEST_P(FusedActivationTest, Conv2dImplicitSamePadding) {
   TestGraph g;
   const uint32_t in = g.tensor({1, 7, 5, 3});
-  const uint32_t filter = g.constant({4, 3, 3, 3}, randomValues(4 * 27, 11));
+  const uint32_t filter = g.constant({4, 3, 3, 3}, randomValues(size_t{4} * 27, 11));
   const uint32_t bias = g.constant({4}, randomValues(4, 12));
   const uint32_t out = g.tensor({1, 7, 5, 4});
   g.operation(ANEURALNETWORKS_CONV_2D,
@@ -52,7 +53,7 @@ TEST_P(FusedActivationTest, Conv2dImplicitSamePadding) {
 TEST_P(FusedActivationTest, Conv2dExplicitPaddingStrideDilation) {
   TestGraph g;
   const uint32_t in = g.tensor({2, 9, 8, 2});
-  const uint32_t filter = g.constant({3, 3, 2, 2}, randomValues(3 * 12, 13));
+  const uint32_t filter = g.constant({3, 3, 2, 2}, randomValues(size_t{3} * 12, 13));
   const uint32_t bias = g.constant({3}, randomValues(3, 14));
   // pads l1 r0 t2 b1, strides w2 h1, NHWC, dilation w1 h2: out h (9+3-5)/1+1=8, w (8+1-2)/2+1=4
   const uint32_t out = g.tensor({2, 8, 4, 3});

@@ -85,7 +85,7 @@ TEST(CpuProfileTest, EveryOperationTimedAndResultsUnchanged) {
 TEST(CpuProfileTest, FoldedFloat16CastsAreNotTimed) {
   TestGraph g;
   const uint32_t in = g.tensor({1, 6, 6, 3});
-  const uint32_t weights = g.halfConstant({4, 3, 3, 3}, randomValues(4 * 27, 61));
+  const uint32_t weights = g.halfConstant({4, 3, 3, 3}, randomValues(size_t{4} * 27, 61));
   const uint32_t filter = g.tensor({4, 3, 3, 3});
   g.operation(ANEURALNETWORKS_CAST, {weights}, {filter});
   const uint32_t out = g.tensor({1, 6, 6, 4});

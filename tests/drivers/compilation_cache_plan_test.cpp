@@ -93,7 +93,7 @@ class ConvFloorConv {
     const uint32_t first = conv(input, 1, {1.0f, 0.5f, -0.5f, 2.0f});
     const uint32_t floored = b.addFloatTensor({1, 4, 4, 2});
     b.addOperation(ANEURALNETWORKS_FLOOR, {first}, {floored});
-    std::vector<float> weights(2 * 3 * 3 * 2);
+    std::vector<float> weights(size_t{2} * 3 * 3 * 2);
     for (size_t i = 0; i < weights.size(); ++i) weights[i] = 0.125f * float(int(i % 7) - 3);
     const uint32_t output = conv(floored, 3, weights);
     b.finish({input}, {output});

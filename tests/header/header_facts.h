@@ -55,6 +55,7 @@ struct ReturnTypeOf<R (*)(Args...)> {
                                std::is_same_v<std::remove_cv_t<decltype(name)>, kind>, \
                                "",                                                     \
                                true},
+// NOLINTBEGIN(bugprone-macro-parentheses): ret is a type.
 #define ANNRT_FUNCTION_FACT(name, ret) \
   ::annrt::testing::                   \
       HeaderFact{                      \
@@ -66,3 +67,4 @@ struct ReturnTypeOf<R (*)(Args...)> {
           true,                        \
           #ret,                        \
           std::is_same_v<typename ::annrt::testing::ReturnTypeOf<decltype(&name)>::type, ret>},
+// NOLINTEND(bugprone-macro-parentheses)

@@ -98,23 +98,24 @@ std::string expectedReturnType(const CsvRow& row) {
 class HeaderFactsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    rows_ = readFacts(ANNRT_NNAPI_FACTS_CSV);
-    if (!rows_) GTEST_SKIP() << "no facts CSV at " << ANNRT_NNAPI_FACTS_CSV;
+    std::optional<std::vector<CsvRow>> rows = readFacts(ANNRT_NNAPI_FACTS_CSV);
+    if (!rows) GTEST_SKIP() << "no facts CSV at " << ANNRT_NNAPI_FACTS_CSV;
+    rows_ = std::move(*rows);
   }
-  std::optional<std::vector<CsvRow>> rows_;
+  std::vector<CsvRow> rows_;
 };
 
 TEST_F(HeaderFactsTest, EveryRowIsCompiledIn) {
-  EXPECT_EQ(headerFacts().size(), rows_->size())
+  EXPECT_EQ(headerFacts().size(), rows_.size())
       << "the generated tables are out of date with the CSV; re-run cmake";
-  for (const CsvRow& row : *rows_) {
+  for (const CsvRow& row : rows_) {
     EXPECT_NE(findFact(row.name), nullptr)
         << "line " << row.line << ": " << row.name << " not in the generated tables; re-run cmake";
   }
 }
 
 TEST_F(HeaderFactsTest, EnumeratorsAndConstantsHaveTheirValues) {
-  for (const CsvRow& row : *rows_) {
+  for (const CsvRow& row : rows_) {
     const HeaderFact* fact = findFact(row.name);
     if (fact == nullptr || row.kind == "Function") continue;
     SCOPED_TRACE("line " + std::to_string(row.line) + ": " + row.name);
@@ -126,7 +127,7 @@ TEST_F(HeaderFactsTest, EnumeratorsAndConstantsHaveTheirValues) {
 }
 
 TEST_F(HeaderFactsTest, FunctionsAreDeclaredWithTheirReturnType) {
-  for (const CsvRow& row : *rows_) {
+  for (const CsvRow& row : rows_) {
     const HeaderFact* fact = findFact(row.name);
     if (fact == nullptr || row.kind != "Function") continue;
     SCOPED_TRACE("line " + std::to_string(row.line) + ": " + row.name);

@@ -196,7 +196,7 @@ std::vector<float> ramp(size_t count) {
 }
 
 TEST(DetectOpsTest, RoiAlignNchwMatchesNhwc) {
-  const std::vector<float> nhwc = ramp(2 * 4 * 5 * 3);
+  const std::vector<float> nhwc = ramp(size_t{2} * 4 * 5 * 3);
   std::vector<float> nchw(nhwc.size());
   for (uint32_t b = 0; b < 2; ++b)
     for (uint32_t h = 0; h < 4; ++h)

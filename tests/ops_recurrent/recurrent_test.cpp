@@ -146,7 +146,7 @@ TEST(RnnTest, OddShapesMatchDirectComputation) {
 // The same sequence given time-major and batch-major gives the same rows.
 TEST(RnnTest, SequenceLayoutsAgree) {
   const uint32_t time = 3, batch = 2, input = 3, units = 4;
-  const std::vector<float> x = iota(time * batch * input, 0.2f, -0.5f);
+  const std::vector<float> x = iota(size_t{time} * batch * input, 0.2f, -0.5f);
   std::vector<float> xBatchMajor(x.size());
   for (uint32_t t = 0; t < time; ++t) {
     for (uint32_t b = 0; b < batch; ++b) {
@@ -159,9 +159,11 @@ TEST(RnnTest, SequenceLayoutsAgree) {
     std::vector<uint32_t> dims = timeMajor ? std::vector<uint32_t>{time, batch, input}
                                            : std::vector<uint32_t>{batch, time, input};
     FakeContext context(
-        {floats(dims, data), floats({units, input}, iota(units * input, 0.1f)),
-         floats({units, units}, iota(units * units, -0.05f)), floats({units}, iota(units, 0.01f)),
-         floats({batch, units}, iota(batch * units, 0.3f)), int32(3), int32(timeMajor ? 1 : 0)},
+        {floats(dims, data), floats({units, input}, iota(size_t{units} * input, 0.1f)),
+         floats({units, units}, iota(size_t{units} * units, -0.05f)),
+         floats({units}, iota(units, 0.01f)),
+         floats({batch, units}, iota(size_t{batch} * units, 0.3f)), int32(3),
+         int32(timeMajor ? 1 : 0)},
         floatOutputs(2));
     EXPECT_TRUE(run(OperationType::UNIDIRECTIONAL_SEQUENCE_RNN, context).ok());
     return std::make_pair(context.floats(0), context.floats(1));

@@ -135,7 +135,7 @@ constexpr const char* kModeNames[MODE_COUNT] = {
 struct Shared {
   std::vector<Subject> subjects;
   SharedMemory inputs{kInputSlots * kBytes};
-  SharedMemory outputs{kThreads * kChainLength * kBytes};
+  SharedMemory outputs{size_t{kThreads} * kChainLength * kBytes};
   std::atomic<uint64_t> perMode[MODE_COUNT] = {};
   std::vector<std::atomic<uint64_t>> perSubject;
   std::atomic<uint64_t> failures{0};
@@ -399,8 +399,10 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
   const auto start = std::chrono::steady_clock::now();
   {
     std::vector<Worker> workers;
+    workers.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) workers.emplace_back(t, shared);
     std::vector<std::thread> threads;
+    threads.reserve(workers.size());
     for (Worker& worker : workers)
       threads.emplace_back([&worker, iterations] { worker.run(iterations); });
     for (std::thread& thread : threads) thread.join();
@@ -427,6 +429,7 @@ TEST(Stress, ThreadsShareCompilationsAndMemories) {
 
   // The plug-ins did run: freeing the compilations writes the device counters.
   std::vector<uint64_t> perSubject;
+  perSubject.reserve(shared.perSubject.size());
   for (const auto& count : shared.perSubject) perSubject.push_back(count);
   shared.subjects.clear();
   const nlohmann::json stats = readDeviceCounters();

@@ -41,7 +41,9 @@ void PrintTo(const Geometry& g, std::ostream* os) {
 // MediaPipe's total padding of one axis.
 int32_t totalPadding(const Geometry& g, uint32_t in) {
   if (!g.same) return 0;
-  return std::max<int32_t>(0, g.filter - (in - 1) % g.stride - 1);
+  const auto filter = static_cast<int32_t>(g.filter);
+  const auto last = static_cast<int32_t>(in - 1);
+  return std::max<int32_t>(0, filter - last % g.stride - 1);
 }
 
 uint32_t outSize(const Geometry& g, uint32_t in) {
@@ -61,7 +63,7 @@ std::vector<uint8_t> bytesOf(const std::vector<float>& values) {
   return bytes;
 }
 
-Shape tensor(std::vector<uint32_t> dims) {
+Shape tensor(const std::vector<uint32_t>& dims) {
   return makeShape(OperandType::TENSOR_FLOAT32, dims);
 }
 
@@ -102,8 +104,9 @@ Result<void> buildExtension(NnapiWriter& w, const Geometry& g, const std::vector
 Result<void> buildComposition(NnapiWriter& w, const Geometry& g, const std::vector<float>& filter,
                               const std::vector<float>& bias) {
   ANNRT_ASSIGN_OR_RETURN(Operands o, commonOperands(w, g, filter, bias));
-  ANNRT_ASSIGN_OR_RETURN(uint32_t zeros, w.addOwnedConstant(tensor({g.outDepth}),
-                                                            std::vector<uint8_t>(4 * g.outDepth)));
+  ANNRT_ASSIGN_OR_RETURN(
+      uint32_t zeros,
+      w.addOwnedConstant(tensor({g.outDepth}), std::vector<uint8_t>(size_t{4} * g.outDepth)));
   const int32_t padH = totalPadding(g, g.height), padW = totalPadding(g, g.width);
   std::vector<uint32_t> inputs = {o.input, o.filter, zeros};
   for (int32_t value : {padW / 2, padW - padW / 2, padH / 2, padH - padH / 2, g.stride, g.stride,
@@ -128,9 +131,9 @@ class ConvolutionTransposeBiasTest : public ::testing::TestWithParam<Geometry> {
 TEST_P(ConvolutionTransposeBiasTest, EqualsTransposeConvPlusBias) {
   const Geometry g = GetParam();
   std::mt19937 random(42);
-  const auto filter = randomValues(g.outDepth * g.filter * g.filter * g.inDepth, random);
+  const auto filter = randomValues(size_t{g.outDepth} * g.filter * g.filter * g.inDepth, random);
   const auto bias = randomValues(g.outDepth, random);
-  const auto input = bytesOf(randomValues(g.height * g.width * g.inDepth, random));
+  const auto input = bytesOf(randomValues(size_t{g.height} * g.width * g.inDepth, random));
   NnapiWriter extension, composition;
   ASSERT_TRUE(extension.create().ok() && composition.create().ok());
   auto built = buildExtension(extension, g, filter, bias);

@@ -111,6 +111,7 @@ Result<std::vector<std::vector<uint8_t>>> runModel(ANeuralNetworksModel* model,
                                 "setInput"));
   }
   std::vector<std::vector<uint8_t>> results;
+  results.reserve(outputs.size());
   for (const TensorInfo& output : outputs) results.emplace_back(output.byteSize());
   ANNRT_RETURN_IF_ERROR(bindOutputs(execution, results));
   ANNRT_RETURN_IF_ERROR(check(ANeuralNetworksExecution_compute(execution), "compute"));

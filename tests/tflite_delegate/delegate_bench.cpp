@@ -39,7 +39,7 @@ RunResult runXnnpack(const std::string& path, int threads) {
   } options{threads, 0, {}};
   TfLiteDelegate* delegate = TfLiteXNNPackDelegateCreate(&options);
   RunSettings settings{delegate, threads, 1, {}, kRuns};
-  const RunResult result = runModel(path, settings);
+  RunResult result = runModel(path, settings);
   TfLiteXNNPackDelegateDelete(delegate);
   return result;
 }
@@ -51,7 +51,7 @@ RunResult runAnnrt(const std::string& path, int threads) {
   char* valuePointers[] = {values[0].data(), values[1].data(), values[2].data()};
   TfLiteDelegate* delegate = tflite_plugin_create_delegate(keyPointers, valuePointers, 3, nullptr);
   RunSettings settings{delegate, threads, 1, {}, kRuns};
-  const RunResult result = runModel(path, settings);
+  RunResult result = runModel(path, settings);
   tflite_plugin_destroy_delegate(delegate);
   return result;
 }

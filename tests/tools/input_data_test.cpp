@@ -80,7 +80,9 @@ TEST(InputDataTest, ReadTensorFileChecksSize) {
   std::fclose(file);
   auto bytes = readTensorFile(path, desc);
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(std::memcmp(bytes->data(), values, 8), 0);
+  std::vector<uint8_t> written(sizeof(values));
+  std::memcpy(written.data(), values, sizeof(values));
+  EXPECT_EQ(*bytes, written);
   const TensorDesc bigger{"x", ANEURALNETWORKS_TENSOR_FLOAT32, {3}, 0.0f, 0};
   auto wrong = readTensorFile(path, bigger);
   ASSERT_FALSE(wrong.ok());

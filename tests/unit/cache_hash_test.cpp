@@ -159,7 +159,7 @@ TEST(HashWriterTest, DigestIsSha256OfTheFieldsInOrder) {
     };
     for (uint32_t i = 0; i < 300; ++i) {
       writer.u32(i * 2654435761u);
-      little(i * 2654435761u, 4);
+      little(static_cast<uint32_t>(i * 2654435761u), 4);
       writer.u64(uint64_t{i} << 40 | i);
       little(uint64_t{i} << 40 | i, 8);
     }
@@ -230,8 +230,10 @@ TEST(Hash128Test, SwappedWordsStripesAndBlocksChangeTheDigest) {
   const Hash128 original = hash128(data);
   auto swapped = [&](size_t size, size_t i, size_t j) {
     std::vector<uint8_t> bytes = data;
-    std::swap_ranges(bytes.begin() + size * i, bytes.begin() + size * (i + 1),
-                     bytes.begin() + size * j);
+    const auto at = [&bytes, size](size_t k) {
+      return bytes.begin() + static_cast<std::ptrdiff_t>(size * k);
+    };
+    std::swap_ranges(at(i), at(i + 1), at(j));
     return hash128(bytes);
   };
   for (auto [i, j] : {std::pair{0, 1}, {2, 3}, {0, 7}, {8, 9}, {1, 12}}) {

@@ -47,8 +47,8 @@ inline std::shared_ptr<const Model> headAndTailModel() {
   InternalModel m;
   const uint32_t input = m.tensor({1, 64, 64, 16});
   const uint32_t conv =
-      addConv(m, input, m.constant({16, 3, 3, 16}, seededValues(16 * 9 * 16, 1)), {1, 64, 64, 16},
-              ANEURALNETWORKS_PADDING_SAME, ANEURALNETWORKS_FUSED_RELU);
+      addConv(m, input, m.constant({16, 3, 3, 16}, seededValues(size_t{16} * 9 * 16, 1)),
+              {1, 64, 64, 16}, ANEURALNETWORKS_PADDING_SAME, ANEURALNETWORKS_FUSED_RELU);
   const uint32_t pooled = m.maxPool(conv, 8, {1, 8, 8, 16});
   const uint32_t added = m.tensor({1, 8, 8, 16});
   m.operation(ANEURALNETWORKS_ADD,

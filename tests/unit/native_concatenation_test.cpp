@@ -69,6 +69,7 @@ TEST(NativeConcatenationTest, PlacesEveryInputAlongTheAxis) {
     SCOPED_TRACE("axis " + std::to_string(c.axis) + " of " + std::to_string(c.inputs.size()));
     test::InternalModel m;
     std::vector<uint32_t> inputs;
+    inputs.reserve(c.inputs.size());
     for (const std::vector<uint32_t>& dims : c.inputs) inputs.push_back(m.tensor(dims));
     std::vector<uint32_t> operands = inputs;
     operands.push_back(m.int32(c.axis));
@@ -82,7 +83,7 @@ TEST(NativeConcatenationTest, PlacesEveryInputAlongTheAxis) {
       pointers.push_back(values.back().data());
     }
     const std::vector<float> expected = expectedOutput(c, axis, values);
-    for (ThreadPool pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
+    for (const ThreadPool& pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
       auto native = compileNative(model, pool);
       ASSERT_TRUE(native.ok()) << native.error().message;
       std::vector<float> actual(expected.size());

@@ -54,6 +54,7 @@ Result<std::vector<DeviceCounters>> readDeviceCounters(const std::string& path) 
 
 std::vector<std::string> deviceCounterLines(const std::vector<DeviceCounters>& counters) {
   std::vector<std::string> lines;
+  lines.reserve(counters.size());
   for (const DeviceCounters& c : counters) {
     lines.push_back(fmt::format(
         "Device {}: compilations={} inferences={} fallbacks={} cache_hits={} cache_misses={}",

@@ -68,8 +68,8 @@ std::string formatAge(std::chrono::system_clock::duration age) {
   const int64_t seconds =
       std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::seconds>(age).count());
   if (seconds < 120) return fmt::format("{}s", seconds);
-  if (seconds < 120 * 60) return fmt::format("{}m", seconds / 60);
-  if (seconds < 48 * 3600) return fmt::format("{}h", seconds / 3600);
+  if (seconds < int64_t{120} * 60) return fmt::format("{}m", seconds / 60);
+  if (seconds < int64_t{48} * 3600) return fmt::format("{}h", seconds / 3600);
   return fmt::format("{}d", seconds / 86400);
 }
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -68,7 +69,8 @@ void print(const Totals& totals) {
              "Total", rule, "-----");
   for (const char* layer : kLayers) {
     auto found = totals.find(layer);
-    std::string row = fmt::format("{:<13}", std::string(1, std::toupper(layer[0])) + (layer + 1));
+    const auto initial = static_cast<char>(std::toupper(static_cast<unsigned char>(layer[0])));
+    std::string row = fmt::format("{:<13}", std::string(1, initial) + (layer + 1));
     double total = 0;
     for (const char* phase : kPhases) {
       const std::string name = phase;
@@ -86,9 +88,7 @@ void print(const Totals& totals) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc != 3 || std::string(argv[1]) != "summary") return usage();
   Totals totals;
   std::string error;
@@ -98,4 +98,15 @@ int main(int argc, char** argv) {
   }
   print(totals);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "annrt-trace: %s\n", e.what());
+    return 1;
+  }
 }

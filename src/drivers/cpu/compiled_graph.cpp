@@ -49,7 +49,7 @@ bool initializeXnnpack() {
 }
 
 Result<std::unique_ptr<CompiledGraph>> CompiledGraph::compile(
-    std::shared_ptr<const Model> model, ThreadPool pool, std::vector<bool> paddedInputs,
+    std::shared_ptr<const Model> model, ThreadPool pool, const std::vector<bool>& paddedInputs,
     std::shared_ptr<WeightStore> weights) {
   ANNRT_CPU_REQUIRE(initializeXnnpack(), "XNNPACK does not support this CPU");
   std::unique_ptr<CompiledGraph> graph(new CompiledGraph());

@@ -39,8 +39,8 @@ class CompiledGraph final : public StageExecutable {
   // `weights`, if given, may hold float16 weights converted by a cache
   // (weight_store.h).
   static Result<std::unique_ptr<CompiledGraph>> compile(
-      std::shared_ptr<const Model> model, ThreadPool pool, std::vector<bool> paddedInputs = {},
-      std::shared_ptr<WeightStore> weights = nullptr);
+      std::shared_ptr<const Model> model, ThreadPool pool,
+      const std::vector<bool>& paddedInputs = {}, std::shared_ptr<WeightStore> weights = nullptr);
   ~CompiledGraph() override;
   CompiledGraph(const CompiledGraph&) = delete;
   CompiledGraph& operator=(const CompiledGraph&) = delete;

@@ -220,7 +220,8 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
   }
   for (size_t s = 0; s < steps_.size(); ++s) {
     for (uint32_t operand : steps_[s].kernel->reads()) {
-      const bool input = where[operand] && where[operand]->kind == Location::Kind::STAGE_INPUT;
+      const std::optional<Location>& location = where[operand];
+      const bool input = location && location->kind == Location::Kind::STAGE_INPUT;
       ANNRT_CPU_REQUIRE(input || producer[operand] < s,
                         "annrt-cpu: operand {} is read before it is written", operand);
       if (tensorOf[operand] != kNone) tensors[tensorOf[operand]].last = s;
@@ -246,10 +247,20 @@ Result<void> NativeStage::placeTensors(const std::vector<uint32_t>& produced,
     ANNRT_ASSIGN_OR_RETURN(arena_, ArenaMemory::allocate(arenaFloats_ * sizeof(float)));
     arenaBase_ = arena_.data();
   }
+  // Every operand a step reads or writes has a place by now.
+  const auto placeOf = [&where](uint32_t operand) -> Result<Location> {
+    const std::optional<Location>& location = where[operand];
+    ANNRT_CPU_REQUIRE(location.has_value(), "annrt-cpu: operand {} has no place in the stage",
+                      operand);
+    return *location;
+  };
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
-    for (uint32_t operand : step.kernel->reads()) step.reads.push_back(*where[operand]);
-    step.write = *where[produced[s]];
+    for (uint32_t operand : step.kernel->reads()) {
+      ANNRT_ASSIGN_OR_RETURN(const Location read, placeOf(operand));
+      step.reads.push_back(read);
+    }
+    ANNRT_ASSIGN_OR_RETURN(step.write, placeOf(produced[s]));
     step.inputs.resize(step.reads.size());
   }
   return {};

@@ -49,6 +49,7 @@ struct NativeVariants {
 // Float16 in the x86-64-v4 code, Float8 elsewhere. (GCC 12 turns a
 // conditional on a vector wider than the registers into one select per
 // lane, so a Float16 clamp in the AVX2 code ran 6-7x slower than XNNPACK.)
+// NOLINTBEGIN(bugprone-macro-parentheses): params and args are parenthesized lists.
 #if ANNRT_NATIVE_VARIANTS_BUILT
 #define ANNRT_NATIVE_WIDTH_VARIANTS(name, fn, params, args)                             \
   [[gnu::flatten]] void name##Baseline params {                                         \
@@ -68,6 +69,7 @@ struct NativeVariants {
   }                                                         \
   constexpr NativeVariants<void(*) params> name{name##Baseline, nullptr, nullptr};
 #endif
+// NOLINTEND(bugprone-macro-parentheses)
 
 // Defines `name`, the NativeVariants of a function only the x86-64-v4 code
 // runs (blocked for AVX-512's 32 registers; picked only where

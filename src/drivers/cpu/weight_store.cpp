@@ -78,7 +78,10 @@ void WeightStore::releaseConvertedHalves() const {
     // PAGEOUT keeps the contents whatever backs them (the runtime maps the
     // cache file; tests and plug-ins may hand over heap memory, which
     // DONTNEED would zero); a kernel without it refuses, which is harmless.
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_PAGEOUT);
+    if (last > first) {
+      // NOLINTNEXTLINE(performance-no-int-to-ptr): page arithmetic needs the address as a number.
+      madvise(reinterpret_cast<void*>(first), last - first, MADV_PAGEOUT);
+    }
   }
 }
 

@@ -94,7 +94,8 @@ Result<void> checkWeight(const ExecutionContext& context) {
 Result<void> checkSparseFits(const Geometry& g) {
   ANNRT_CHECK(g.bits <= 32, "{} bits per hash function do not fit in an int32", g.bits);
   if (g.type != ProjectionType::SPARSE) return {};
-  const int offsetBits = g.functions <= 1 ? 0 : std::bit_width(g.functions - 1);  // ceil(log2)
+  const int offsetBits =
+      g.functions <= 1 ? 0 : static_cast<int>(std::bit_width(g.functions - 1));  // ceil(log2)
   ANNRT_CHECK(g.bits + offsetBits <= 32,
               "{} bits per function plus the offsets of {} functions exceed 32 bits", g.bits,
               g.functions);

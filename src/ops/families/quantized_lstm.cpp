@@ -163,7 +163,7 @@ void layerNorm(int16_t* gate, uint32_t batch, uint32_t cells, const int16_t* wei
     int64_t sumSquares = 0;
     for (uint32_t i = 0; i < cells; ++i) {
       sum += row[i];
-      sumSquares += int32_t{row[i]} * row[i];
+      sumSquares += int64_t{row[i]} * row[i];
     }
     const auto mean = static_cast<int32_t>(sum * 1024 / cells);
     const int32_t perElement = (1 << 20) / static_cast<int32_t>(cells);
@@ -324,7 +324,7 @@ Result<void> execute(ExecutionContext& context) {
       }
     }
   } else {
-    std::copy(hidden.begin(), hidden.begin() + outputCount, output);
+    std::copy(hidden.begin(), hidden.begin() + static_cast<std::ptrdiff_t>(outputCount), output);
   }
   std::copy(output, output + outputCount, context.output<int8_t>(kOutputStateOut));
   return {};
