@@ -223,8 +223,9 @@ class IsolatedDevice final : public Device {
 
 }  // namespace
 
-std::vector<std::shared_ptr<Device>> isolatedDevices(std::shared_ptr<HostChannel> channel) {
+std::vector<std::shared_ptr<Device>> isolatedDevices(const std::shared_ptr<HostChannel>& channel) {
   std::vector<std::shared_ptr<Device>> devices;
+  devices.reserve(channel->hello().devices.size());
   for (uint32_t i = 0; i < channel->hello().devices.size(); ++i) {
     devices.push_back(std::make_shared<IsolatedDevice>(channel, i));
   }

@@ -15,6 +15,6 @@
 namespace annrt::abi {
 
 // One Device per device of the host's HELLO, in its order.
-std::vector<std::shared_ptr<Device>> isolatedDevices(std::shared_ptr<HostChannel> channel);
+std::vector<std::shared_ptr<Device>> isolatedDevices(const std::shared_ptr<HostChannel>& channel);
 
 }  // namespace annrt::abi

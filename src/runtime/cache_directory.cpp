@@ -309,8 +309,8 @@ size_t FileCacheDirectory::evictLocked() {
   size_t left = files.size();
   if (files.size() > capacity_) {
     const size_t excess = files.size() - evictionTarget();
-    std::partial_sort(files.begin(), files.begin() + excess, files.end(),
-                      [](const Listed& a, const Listed& b) {
+    std::partial_sort(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(excess),
+                      files.end(), [](const Listed& a, const Listed& b) {
                         return a.mtimeNs != b.mtimeNs ? a.mtimeNs < b.mtimeNs : a.name < b.name;
                       });
     for (size_t i = 0; i < excess; ++i) unlinkat(dir_.get(), files[i].name.c_str(), 0);
@@ -331,7 +331,8 @@ void FileCacheDirectory::removeStaleTemporaries() {
 CacheEntryInfo FileCacheDirectory::describe(const Listed& file, bool verifyPayload) const {
   CacheEntryInfo info;
   info.fileName = file.name;
-  info.key = *keyFromFileName(file.name);
+  // list() gives only names that hold a key.
+  if (const std::optional<CacheKey> key = keyFromFileName(file.name)) info.key = *key;
   info.lastUsed = std::chrono::system_clock::time_point(
       std::chrono::duration_cast<std::chrono::system_clock::duration>(
           std::chrono::nanoseconds(file.mtimeNs)));

@@ -147,13 +147,13 @@ Result<void> Compilation::addExtensionAttribute(std::string_view extension, uint
 }
 
 Result<std::shared_ptr<ExecutionPlan>> Compilation::buildPlan(
-    std::shared_ptr<const Model> model, SupportedOperations& supported,
+    const std::shared_ptr<const Model>& model, SupportedOperations& supported,
     const std::vector<std::shared_ptr<Device>>& devices, const std::shared_ptr<Device>& cpu,
     const PartitionOptions& partitionOptions, const PrepareOptions& options) const {
   ANNRT_ASSIGN_OR_RETURN(PartitionPlan partition,
                          partitionModel(supported, devices, cpu, partitionOptions));
-  ANNRT_ASSIGN_OR_RETURN(auto plan, ExecutionPlan::create(std::move(model), partition, cpu, options,
-                                                          supported.cache()));
+  ANNRT_ASSIGN_OR_RETURN(auto plan,
+                         ExecutionPlan::create(model, partition, cpu, options, supported.cache()));
   for (const PlanStepInfo& step : plan->steps()) {
     DeviceManager::get().telemetry().countCompilation(step.device);
   }

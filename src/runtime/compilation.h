@@ -74,7 +74,7 @@ class Compilation {
   // each specialization.
   // `supported` answers for `model` and holds its compilation cache.
   Result<std::shared_ptr<ExecutionPlan>> buildPlan(
-      std::shared_ptr<const Model> model, SupportedOperations& supported,
+      const std::shared_ptr<const Model>& model, SupportedOperations& supported,
       const std::vector<std::shared_ptr<Device>>& devices, const std::shared_ptr<Device>& cpu,
       const PartitionOptions& partitionOptions, const PrepareOptions& options) const;
   // The selected devices, then the CPU fallback `cpu` if any: every device a

@@ -207,16 +207,16 @@ Result<void> Converter::addInputsAndOutputs() {
   for (int32_t tensor : subgraph_.outputs) {
     ANNRT_CHECK(!subgraph_.tensors[tensor].isConstant() && !folded_.count(tensor),
                 "subgraph {} output tensor {} is a constant", subgraphIndex_, tensor);
-    ANNRT_CHECK(operands_[tensor].has_value(),
-                "subgraph {} output tensor {} '{}' is never computed", subgraphIndex_, tensor,
-                subgraph_.tensors[tensor].name);
-    outputOperands_.push_back(*operands_[tensor]);
+    const std::optional<uint32_t>& operand = operands_[tensor];
+    ANNRT_CHECK(operand.has_value(), "subgraph {} output tensor {} '{}' is never computed",
+                subgraphIndex_, tensor, subgraph_.tensors[tensor].name);
+    outputOperands_.push_back(*operand);
   }
   return writer_.identifyInputsAndOutputs(inputOperands_, outputOperands_);
 }
 
 Result<uint32_t> Converter::operandFor(int32_t tensorIndex) {
-  if (operands_[tensorIndex]) return *operands_[tensorIndex];
+  if (const std::optional<uint32_t>& operand = operands_[tensorIndex]) return *operand;
   const TensorView& tensor = subgraph_.tensors[tensorIndex];
   ANNRT_CHECK(!tensor.isVariable, "variable tensor {} '{}' is not supported", tensorIndex,
               tensor.name);

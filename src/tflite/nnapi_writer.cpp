@@ -73,9 +73,9 @@ Result<void> NnapiWriter::setValue(uint32_t index, const void* data, size_t leng
   } else {
     operand.value = {bytes, length};  // valid until finish, as NNAPI needs it to be
   }
-  return checkNnapi(ANeuralNetworksModel_setOperandValue(model_, index, data, length), [&] {
-    return fmt::format("setting the value of operand {} ({} bytes)", index, length);
-  });
+  return checkNnapi(
+      ANeuralNetworksModel_setOperandValue(model_, static_cast<int32_t>(index), data, length),
+      [&] { return fmt::format("setting the value of operand {} ({} bytes)", index, length); });
 }
 
 // The NNAPI memory and offset holding `bytes`: the mapped model file or the

@@ -58,6 +58,7 @@ Result<void> checkIntegerKernels(const LoweringContext& context, const Operation
     ANNRT_CPU_REQUIRE(input.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
                       "XNNPACK's per-channel kernels take int8 activations, input is {}",
                       operandTypeName(input.type));
+    ANNRT_CPU_REQUIRE(filter.channelQuant.has_value(), "a per-channel filter without its scales");
     for (float scale : filter.channelQuant->scales) {
       ANNRT_RETURN_IF_ERROR(checkRequantization(input.scale, scale, output.scale));
     }

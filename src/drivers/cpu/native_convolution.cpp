@@ -373,7 +373,7 @@ template <int K, int P>
   }
 #pragma GCC unroll 4
   for (int q = 0; q < kPairs; ++q) {
-    storeVector(out + (size_t{ox} + 2 * q) * C, clampVector(acc[q], lo, hi));
+    storeVector(out + (size_t{ox} + 2 * static_cast<size_t>(q)) * C, clampVector(acc[q], lo, hi));
   }
 }
 

@@ -146,7 +146,7 @@ template <class Vec, int W>
   constexpr int L = kLanes<Vec>;
   constexpr int V = W / L;            // vectors of L floats
   constexpr bool EIGHT = W % L == 8;  // and one of 8
-  Vec wide[kSplits][V > 0 ? V : 1] = {};
+  Vec wide[kSplits][std::max(V, 1)] = {};
   Float8 narrow[kSplits] = {};
   const float* weights = panel + W;
   uint32_t k = 0;
@@ -186,10 +186,10 @@ template <class Vec, int W>
 // the panel's weights, into its sums.
 template <class Vec, int R, int W, int V, bool EIGHT>
 [[gnu::always_inline]] inline void tileStep(const float* image, uint32_t K, uint32_t k,
-                                            const float* weights, Vec (&wide)[R][V > 0 ? V : 1],
+                                            const float* weights, Vec (&wide)[R][std::max(V, 1)],
                                             Float8 (&narrow)[R]) {
   constexpr int L = kLanes<Vec>;
-  Vec w[V > 0 ? V : 1];
+  Vec w[std::max(V, 1)];
 #pragma GCC unroll 3
   for (int v = 0; v < V; ++v) w[v] = loadVector<Vec>(weights + ptrdiff_t{L} * v);
   Float8 w8{};
@@ -220,7 +220,7 @@ template <class Vec, int R, int W, uint32_t KC = 0>
   constexpr int L = kLanes<Vec>;
   constexpr int V = W / L;            // vectors of L floats
   constexpr bool EIGHT = W % L == 8;  // and one of 8
-  Vec wide[R][V > 0 ? V : 1];
+  Vec wide[R][std::max(V, 1)];
   Float8 narrow[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {

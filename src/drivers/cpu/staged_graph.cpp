@@ -190,8 +190,8 @@ Result<void> StagedGraph::compileXnnpack(Run run, const std::vector<uint32_t>& o
   }
   ANNRT_ASSIGN_OR_RETURN(
       stage.graph,
-      CompiledGraph::compile(submodel.model, plan_[run.first].threaded ? pool : nullptr,
-                             std::move(padded), weights_));
+      CompiledGraph::compile(submodel.model, plan_[run.first].threaded ? pool : nullptr, padded,
+                             weights_));
   for (uint32_t operand : submodel.outputs) writeTo(operand, index, stage);
   return {};
 }

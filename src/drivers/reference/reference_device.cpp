@@ -40,6 +40,7 @@ class ReferenceDevice final : public Device {
 
   std::vector<bool> supportedOperations(const Model& model) const override {
     std::vector<bool> supported;
+    supported.reserve(model.main.operations.size());
     for (const Operation& operation : model.main.operations) {
       supported.push_back(isControlFlow(operation.type) ||
                           ops::findModelOperation(model.extensions, operation.type) != nullptr);

@@ -83,6 +83,7 @@ Result<void> prepareDequantize(ExecutionContext& context) {
 template <typename Out>
 Result<void> dequantizePerChannel(ExecutionContext& context) {
   const Shape& input = context.inputShape(0);
+  ANNRT_CHECK(input.channelQuant.has_value(), "a per-channel input without its scales");
   const ChannelQuant& channels = *input.channelQuant;
   size_t stride = 1;
   for (size_t axis = channels.channelDim + 1; axis < input.dims.size(); ++axis) {

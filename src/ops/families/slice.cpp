@@ -75,6 +75,7 @@ Result<std::vector<AxisRange>> sliceRanges(const ExecutionContext& context) {
 Result<void> prepareSlice(ExecutionContext& context) {
   ANNRT_ASSIGN_OR_RETURN(auto ranges, sliceRanges(context));
   std::vector<uint32_t> dims;
+  dims.reserve(ranges.size());
   for (const AxisRange& r : ranges) dims.push_back(r.count);
   return setOutputDims(context, std::move(dims));
 }
