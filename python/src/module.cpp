@@ -27,9 +27,10 @@ std::optional<std::vector<std::string>> deviceNames(const py::object& devices) {
 
 std::unique_ptr<Interpreter> makeInterpreter(std::optional<std::string> modelPath,
                                              std::optional<py::bytes> modelContent,
-                                             py::object experimentalDelegates,
-                                             std::optional<int> numThreads, py::object devices,
-                                             std::optional<std::string> cacheDir) {
+                                             const py::object& experimentalDelegates,
+                                             std::optional<int> numThreads,
+                                             const py::object& devices,
+                                             const std::optional<std::string>& cacheDir) {
   if (!experimentalDelegates.is_none() && py::len(experimentalDelegates) != 0) {
     throw py::value_error(
         "annrt runs the whole model itself: experimental_delegates is not supported");
@@ -115,7 +116,7 @@ void bindInterpreter(py::module_& m) {
           py::arg("tensor_index"), py::arg("subgraph_index") = 0)
       .def(
           "tensor",
-          [](py::object self, int index) {
+          [](const py::object& self, int index) {
             self.cast<Interpreter&>().tensorView(index);  // raises now on a bad index
             return py::cpp_function(
                 [self, index]() { return self.cast<const Interpreter&>().tensorView(index); });
@@ -127,7 +128,7 @@ void bindInterpreter(py::module_& m) {
       .def("get_signature_list", [](const Interpreter&) { return py::dict(); })
       .def(
           "get_signature_runner",
-          [](const Interpreter&, py::object key) { return noSignatureRunner(key); },
+          [](const Interpreter&, const py::object& key) { return noSignatureRunner(key); },
           py::arg("signature_key") = py::none())
       .def("last_invoke_timing", &Interpreter::lastInvokeTiming)
       .def("get_op_profile", &Interpreter::operationProfile);

@@ -33,22 +33,22 @@ void noteRuntimeUse() {
 }
 
 std::string enableOperationProfiling(const std::optional<std::string>& path) {
-  if (const std::string set = profileVariable(); !set.empty()) return set;
+  if (std::string set = profileVariable(); !set.empty()) return set;
   if (runtimeUsed) {
     throw std::runtime_error(
         "annrt.enable_op_profiling() must come before the first Interpreter or annrt.devices(): "
         "the runtime reads ANNRT_PROFILE once, when it starts");
   }
-  const std::string file = path ? *path
-                                : (std::filesystem::temp_directory_path() /
-                                   fmt::format("annrt-profile-{}.json", getpid()))
-                                      .string();
+  std::string file = path ? *path
+                          : (std::filesystem::temp_directory_path() /
+                             fmt::format("annrt-profile-{}.json", getpid()))
+                                .string();
   setenv("ANNRT_PROFILE", file.c_str(), 1);
   return file;
 }
 
 std::string profileFile() {
-  const std::string file = profileVariable();
+  std::string file = profileVariable();
   if (file.empty()) {
     throw std::runtime_error(
         "per-operation profiling is off: call annrt.enable_op_profiling() before the first "

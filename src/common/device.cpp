@@ -24,10 +24,12 @@ Result<void> PreparedModel::serialize(CacheWriter& /*out*/) const {
   return makeError(ErrorCode::OP_FAILED, "this device does not serialize prepared models");
 }
 
+// NOLINTBEGIN(performance-unnecessary-value-param): the overrides keep the model.
 Result<std::shared_ptr<PreparedModel>> Device::prepareModelFromCache(
     std::shared_ptr<const Model> /*model*/, const CachedBytes& /*cached*/,
     const PrepareOptions& /*options*/) {
   return makeError(ErrorCode::OP_FAILED, "device {} does not prepare models from a cache", name());
 }
+// NOLINTEND(performance-unnecessary-value-param)
 
 }  // namespace annrt

@@ -87,6 +87,7 @@ TEST_F(EventTest, ManyThreadsMayWaitOnOneEvent) {
                                                                   0, &raw));
   Event event(raw);
   std::vector<std::future<int>> waiters;
+  waiters.reserve(4);
   for (int i = 0; i < 4; ++i) {
     waiters.push_back(std::async(std::launch::async,
                                  [&event] { return ANeuralNetworksEvent_wait(event.get()); }));

@@ -44,8 +44,8 @@ std::vector<float> patternValues(size_t count, float scale) {
 Model dynamicBatchConvRelu() {
   client::GraphBuilder b;
   const uint32_t input = b.addTensor({0, kSide, kSide, kChannels});
-  const uint32_t filter = b.addFloatConstant({kChannels, 3, 3, kChannels},
-                                             patternValues(kChannels * 9 * kChannels, 0.1f));
+  const uint32_t filter = b.addFloatConstant(
+      {kChannels, 3, 3, kChannels}, patternValues(size_t{kChannels} * 9 * kChannels, 0.1f));
   const uint32_t bias = b.addFloatConstant({kChannels}, {0.05f, -0.1f});
   const uint32_t conv = b.addTensor({0, kSide, kSide, kChannels});
   b.addOperation(
@@ -128,6 +128,7 @@ class SpecializationTest : public ::testing::Test {
   Compilation compileFor(const std::vector<std::string_view>& devices) const {
     if (devices.empty()) return compile(model_.get());
     std::vector<const ANeuralNetworksDevice*> handles;
+    handles.reserve(devices.size());
     for (std::string_view name : devices) handles.push_back(findDevice(name));
     ANeuralNetworksCompilation* raw = nullptr;
     EXPECT_OK(ANeuralNetworksCompilation_createForDevices(model_.get(), handles.data(),
@@ -154,6 +155,7 @@ class SpecializationTest : public ::testing::Test {
   std::string runBatches(const std::vector<uint32_t>& batches, Counters& cpu,
                          const std::vector<std::string_view>& devices = {}) const {
     std::vector<std::vector<float>> want;
+    want.reserve(batches.size());
     for (uint32_t batch : batches) want.push_back(expected(batch));
     const Counters before = countersOf("annrt-cpu");
     ::testing::internal::CaptureStderr();
@@ -163,7 +165,7 @@ class SpecializationTest : public ::testing::Test {
         expectNear(run(compilation.get(), batches[i]), want[i]);
       }
     }
-    const std::string log = ::testing::internal::GetCapturedStderr();
+    std::string log = ::testing::internal::GetCapturedStderr();
     const Counters after = countersOf("annrt-cpu");
     cpu = {after.compilations - before.compilations, after.inferences - before.inferences};
     return log;

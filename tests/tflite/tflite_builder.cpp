@@ -31,8 +31,10 @@ Offset<fb::Operator> op(FlatBufferBuilder& b, const OperatorSpec& o) {
 
 Offset<fb::SubGraph> subgraph(FlatBufferBuilder& b, const SubgraphSpec& s) {
   std::vector<Offset<fb::Tensor>> tensors;
+  tensors.reserve(s.tensors.size());
   for (const TensorSpec& t : s.tensors) tensors.push_back(tensor(b, t));
   std::vector<Offset<fb::Operator>> operators;
+  operators.reserve(s.operators.size());
   for (const OperatorSpec& o : s.operators) operators.push_back(op(b, o));
   return fb::CreateSubGraph(b, b.CreateVector(tensors), b.CreateVector(s.inputs),
                             b.CreateVector(s.outputs), b.CreateVector(operators));
@@ -43,14 +45,17 @@ Offset<fb::SubGraph> subgraph(FlatBufferBuilder& b, const SubgraphSpec& s) {
 std::vector<uint8_t> serialize(const ModelSpec& spec) {
   FlatBufferBuilder b;
   std::vector<Offset<fb::OperatorCode>> opcodes;
+  opcodes.reserve(spec.opcodes.size());
   for (const OpcodeSpec& c : spec.opcodes) {
     opcodes.push_back(fb::CreateOperatorCode(b, static_cast<int8_t>(std::min(c.builtin, 127)),
                                              c.custom.empty() ? 0 : b.CreateString(c.custom),
                                              c.version, c.builtin));
   }
   std::vector<Offset<fb::SubGraph>> subgraphs;
+  subgraphs.reserve(spec.subgraphs.size());
   for (const SubgraphSpec& s : spec.subgraphs) subgraphs.push_back(subgraph(b, s));
   std::vector<Offset<fb::Buffer>> buffers;
+  buffers.reserve(spec.buffers.size());
   for (const BufferSpec& buffer : spec.buffers) {
     buffers.push_back(fb::CreateBuffer(b, buffer.data.empty() ? 0 : b.CreateVector(buffer.data),
                                        buffer.offset, buffer.size));

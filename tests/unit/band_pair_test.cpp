@@ -173,7 +173,7 @@ TEST(BandPairTest, WindowsHoldTheRowsEachOutputRowReads) {
 TEST(BandPairTest, WindowRowsCoverASlideAndAreNeverTheWholeImage) {
   const RowReads strided{112, 56, 2, 0, 3};
   // 112 pixels of 64 channels a row: 28 KB.
-  const uint32_t rows = bandWindowRows(strided, 112 * 64 * sizeof(float));
+  const uint32_t rows = bandWindowRows(strided, size_t{112} * 64 * sizeof(float));
   EXPECT_GE(rows, strided.span + strided.stride);
   EXPECT_LT(rows, strided.inHeight);
   // However wide the rows, a slide keeps what the next output row reads and

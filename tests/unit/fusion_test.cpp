@@ -23,7 +23,7 @@ constexpr uint32_t kDims = 8;  // [1, 8, 8, 8] tensors
 // on a 10x10x8 one (`padded` by 1 on each side).
 uint32_t addConv(InternalModel& m, uint32_t input, bool padded = false) {
   const int32_t padding = padded ? ANEURALNETWORKS_PADDING_VALID : ANEURALNETWORKS_PADDING_SAME;
-  return test::addConv(m, input, m.constant({8, 3, 3, 8}, test::seededValues(8 * 9 * 8, 1)),
+  return test::addConv(m, input, m.constant({8, 3, 3, 8}, test::seededValues(size_t{8} * 9 * 8, 1)),
                        {1, kDims, kDims, 8}, padding, ANEURALNETWORKS_FUSED_NONE);
 }
 

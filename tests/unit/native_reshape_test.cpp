@@ -28,12 +28,13 @@ std::shared_ptr<const Model> depthwiseThenReshapes() {
   test::InternalModel m;
   const uint32_t input = m.tensor({1, kSide, kSide, kChannels});
   const uint32_t conv = m.tensor({1, kSide, kSide, kChannels});
-  m.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-              {input, m.constant({1, 3, 3, kChannels}, test::seededValues(9 * kChannels, 1)),
-               m.constant({kChannels}, test::seededValues(kChannels, 2)),
-               m.int32(ANEURALNETWORKS_PADDING_SAME), m.int32(1), m.int32(1), m.int32(1),
-               m.int32(ANEURALNETWORKS_FUSED_RELU6)},
-              {conv});
+  m.operation(
+      ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+      {input, m.constant({1, 3, 3, kChannels}, test::seededValues(size_t{9} * kChannels, 1)),
+       m.constant({kChannels}, test::seededValues(kChannels, 2)),
+       m.int32(ANEURALNETWORKS_PADDING_SAME), m.int32(1), m.int32(1), m.int32(1),
+       m.int32(ANEURALNETWORKS_FUSED_RELU6)},
+      {conv});
   const uint32_t flat = m.tensor({1, kSide * kSide, kChannels});
   const std::vector<int32_t> dims = {1, static_cast<int32_t>(kSide * kSide), kChannels};
   std::vector<uint8_t> bytes(dims.size() * sizeof(int32_t));

@@ -7,6 +7,8 @@
 // average and standard deviation of |reference - test| over all values of
 // all runs.
 
+#include <cstdio>
+#include <exception>
 #include <iostream>
 #include <memory>
 
@@ -122,7 +124,9 @@ Result<bool> diffMain(const DiffParams& params) {
 }  // namespace
 }  // namespace annrt::tools
 
-int main(int argc, char** argv) {
+namespace {
+
+int runDiffTool(int argc, char** argv) {
   using namespace annrt::tools;
   DiffParams params;
   FlagSet flags;
@@ -143,4 +147,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   return *result ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runDiffTool(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "annrt-diff: %s\n", e.what());
+    return 1;
+  }
 }

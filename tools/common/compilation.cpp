@@ -58,6 +58,7 @@ Result<CompilationPtr> createCompilation(ANeuralNetworksModel* model,
     return CompilationPtr(compilation);
   }
   std::vector<const ANeuralNetworksDevice*> handles;
+  handles.reserve(selection.devices.size());
   for (const DeviceInfo& device : selection.devices) handles.push_back(device.handle);
   ANNRT_RETURN_IF_ERROR(client::checkNnapi(
       ANeuralNetworksCompilation_createForDevices(
@@ -82,6 +83,7 @@ Result<std::string> addReferenceForUnsupported(ANeuralNetworksModel* model, size
   constexpr const char* kReference = "nnapi-reference";
   if (selection.runtimeChooses || operationCount == 0) return std::string();
   std::vector<const ANeuralNetworksDevice*> handles;
+  handles.reserve(selection.devices.size());
   for (const DeviceInfo& device : selection.devices) {
     if (device.name == kReference) return std::string();
     handles.push_back(device.handle);
