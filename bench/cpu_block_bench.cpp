@@ -26,7 +26,7 @@ uint32_t depthwise(TestGraph& g, uint32_t in, uint32_t size, uint32_t channels, 
   const uint32_t outSize = (size + stride - 1) / stride;
   const uint32_t out = g.tensor({1, outSize, outSize, channels});
   g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-              {in, g.constant({1, 3, 3, channels}, randomValues(9 * channels, seed)),
+              {in, g.constant({1, 3, 3, channels}, randomValues(size_t{9} * channels, seed)),
                g.constant({channels}, randomValues(channels, seed + 1)),
                g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(stride), g.int32(stride), g.int32(1),
                g.int32(ANEURALNETWORKS_FUSED_RELU6)},
@@ -76,7 +76,7 @@ uint32_t int8Depthwise(TestGraph& g, uint32_t in, uint32_t size, uint32_t channe
   const uint32_t out = g.tensor({1, outSize, outSize, channels}, kInt8Activation);
   g.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
               {in,
-               g.perChannel({1, 3, 3, channels}, randomInt8(9 * channels, seed), 3,
+               g.perChannel({1, 3, 3, channels}, randomInt8(size_t{9} * channels, seed), 3,
                             channelScales(channels)),
                g.int32Tensor({channels}, randomInt32(channels, seed + 1, -1000, 1000)),
                g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(stride), g.int32(stride), g.int32(1),

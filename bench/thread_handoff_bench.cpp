@@ -165,7 +165,7 @@ void BM_CacheLineRoundTrip(benchmark::State& state) {
 }
 BENCHMARK(BM_CacheLineRoundTrip)->UseRealTime();
 
-constexpr size_t kSweepWords = 256 * 1024 / sizeof(uint32_t);
+constexpr size_t kSweepWords = size_t{256} * 1024 / sizeof(uint32_t);
 constexpr size_t kSweepChunks = 64;  // as XNNPACK's tiles: many per thread
 
 struct Sweep {

@@ -134,6 +134,7 @@ class PluginPreparedModel final : public PreparedModel {
  private:
   static std::vector<AnnrtArgument> arguments(const std::vector<RequestArgument>& arguments) {
     std::vector<AnnrtArgument> result;
+    result.reserve(arguments.size());
     for (const RequestArgument& a : arguments) {
       result.push_back(
           {a.omitted, a.data, a.length, static_cast<uint32_t>(a.dims.size()), a.dims.data()});

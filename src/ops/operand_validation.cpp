@@ -34,10 +34,10 @@ Result<void> checkParams(const Shape& t) {
     case OperandType::TENSOR_QUANT8_SYMM: return checkQuantParams(t, name, 0, 0);
     case OperandType::TENSOR_QUANT16_ASYMM: return checkQuantParams(t, name, 0, 65535);
     case OperandType::TENSOR_QUANT16_SYMM: return checkQuantParams(t, name, 0, 0);
+    // Bias tensors carry input*filter scale, other int32 tensors none; AOSP
+    // checks neither here, and a negative scale only at finish. OEM operands
+    // are opaque.
     case OperandType::TENSOR_INT32:
-      // Bias tensors carry input*filter scale, other int32 tensors none; AOSP
-      // checks neither here, and a negative scale only at finish.
-      return {};
     case OperandType::OEM_SCALAR:
     case OperandType::TENSOR_OEM_BYTE: return {};
     default: return checkNoQuantParams(t, name);

@@ -441,13 +441,14 @@ Result<void> Execution::compute() {
   return {};
 }
 
-Result<std::unique_ptr<Event>> Execution::startCompute(std::vector<const Event*> dependencies,
-                                                       uint64_t durationAfterDependenciesNs,
-                                                       bool fenced) {
+Result<std::unique_ptr<Event>> Execution::startCompute(
+    const std::vector<const Event*>& dependencies, uint64_t durationAfterDependenciesNs,
+    bool fenced) {
   ANNRT_RETURN_IF_ERROR(beginComputation(fenced, durationAfterDependenciesNs));
   auto self = shared_from_this();
   // The application may free the dependency events once this returns.
   std::vector<std::function<ErrorCode()>> waiters;
+  waiters.reserve(dependencies.size());
   for (const Event* dependency : dependencies) waiters.push_back(dependency->waiter());
   auto work = [self, waiters = std::move(waiters), durationAfterDependenciesNs, fenced]() {
     for (const auto& wait : waiters) {

@@ -41,7 +41,7 @@ class Execution : public std::enable_shared_from_this<Execution> {
 
   Result<void> compute();
   // Asynchronous compute; with dependencies and a fence for fenced executions.
-  Result<std::unique_ptr<Event>> startCompute(std::vector<const Event*> dependencies,
+  Result<std::unique_ptr<Event>> startCompute(const std::vector<const Event*>& dependencies,
                                               uint64_t durationAfterDependenciesNs, bool fenced);
 
   // Dims of an output after a computation that succeeded or ran out of

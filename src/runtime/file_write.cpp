@@ -11,7 +11,7 @@
 namespace annrt::runtime {
 namespace {
 
-constexpr size_t kBufferSize = 256 * 1024;
+constexpr size_t kBufferSize = size_t{256} * 1024;
 
 Result<void> writeAll(int fd, std::span<const uint8_t> data) {
   while (!data.empty()) {

@@ -106,7 +106,7 @@ Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, si
 }
 
 Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index,
-                                                     std::shared_ptr<const Memory> memory,
+                                                     const std::shared_ptr<const Memory>& memory,
                                                      size_t offset, size_t length) {
   ANNRT_RETURN_IF_ERROR(checkModifiable());
   ANNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index));

@@ -24,7 +24,7 @@ class ModelBuilder {
  public:
   Result<void> addOperand(const ANeuralNetworksOperandType& type);
   Result<void> setOperandValue(int32_t index, const void* buffer, size_t length);
-  Result<void> setOperandValueFromMemory(int32_t index, std::shared_ptr<const Memory> memory,
+  Result<void> setOperandValueFromMemory(int32_t index, const std::shared_ptr<const Memory>& memory,
                                          size_t offset, size_t length);
   Result<void> setOperandValueFromModel(int32_t index, const ModelBuilder& value);
   Result<void> setOperandSymmPerChannelQuantParams(

@@ -658,9 +658,9 @@ ANNRT_EXPORT int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* e) t
 ANNRT_CATCH_OUT_OF_MEMORY
 
 static int start(const char* function, ANeuralNetworksExecution* e,
-                 std::vector<const Event*> dependencies, uint64_t duration, bool fenced,
+                 const std::vector<const Event*>& dependencies, uint64_t duration, bool fenced,
                  ANeuralNetworksEvent** event) {
-  auto started = execution(e).startCompute(std::move(dependencies), duration, fenced);
+  auto started = execution(e).startCompute(dependencies, duration, fenced);
   if (!started.ok()) return report(function, started.error());
   *event = reinterpret_cast<ANeuralNetworksEvent*>(std::move(started).value().release());
   return ANEURALNETWORKS_NO_ERROR;
@@ -687,7 +687,7 @@ ANNRT_EXPORT int ANeuralNetworksExecution_startComputeWithDependencies(
     ANNRT_REQUIRE(dependencies[i]);
     waitFor.push_back(reinterpret_cast<const Event*>(dependencies[i]));
   }
-  return start(__func__, e, std::move(waitFor), duration, true, event);
+  return start(__func__, e, waitFor, duration, true, event);
 }
 ANNRT_CATCH_OUT_OF_MEMORY
 

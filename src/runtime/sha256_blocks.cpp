@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/sha256_blocks.h"
 
+#include <cstddef>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -33,7 +35,7 @@ uint32_t loadBigEndian(const uint8_t* p) {
 
 void portableBlock(uint32_t state[8], const uint8_t* block) {
   uint32_t w[64];
-  for (int t = 0; t < 16; ++t) w[t] = loadBigEndian(block + 4 * t);
+  for (int t = 0; t < 16; ++t) w[t] = loadBigEndian(block + ptrdiff_t{4} * t);
   for (int t = 16; t < 64; ++t) {
     const uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
     const uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
@@ -83,8 +85,9 @@ __attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t state[8],
     for (int g = 0; g < 16; ++g) {
       __m128i& words = w[g % 4];
       if (g < 4) {
-        words = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16 * g)),
-                                 byteSwap);
+        words = _mm_shuffle_epi8(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + ptrdiff_t{16} * g)),
+            byteSwap);
       } else {
         // W[t..t+3] from W[t-16..t-13] (+ sigma0 of the next four), W[t-7..t-4]
         // and sigma1 of W[t-2], W[t-1].
@@ -92,8 +95,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t state[8],
                                               _mm_alignr_epi8(w[(g + 3) % 4], w[(g + 2) % 4], 4));
         words = _mm_sha256msg2_epu32(partial, w[(g + 3) % 4]);
       }
-      __m128i message =
-          _mm_add_epi32(words, _mm_load_si128(reinterpret_cast<const __m128i*>(kRound + 4 * g)));
+      __m128i message = _mm_add_epi32(
+          words, _mm_load_si128(reinterpret_cast<const __m128i*>(kRound + ptrdiff_t{4} * g)));
       cdgh = _mm_sha256rnds2_epu32(cdgh, abef, message);
       message = _mm_shuffle_epi32(message, 0x0e);
       abef = _mm_sha256rnds2_epu32(abef, cdgh, message);

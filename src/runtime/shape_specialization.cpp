@@ -47,6 +47,8 @@ Result<std::shared_ptr<const Model>> specializeModel(
   ANNRT_RETURN_IF_ERROR(fixInputDims(graph, inputDims));
   std::vector<Shape> shapes;
   std::vector<ops::InferenceOperand> operands;
+  shapes.reserve(graph.operands.size());
+  operands.reserve(graph.operands.size());
   for (const Operand& operand : graph.operands) {
     shapes.push_back(operand.shape);
     const bool constant = operand.lifetime == Lifetime::CONSTANT_COPY ||
@@ -57,6 +59,7 @@ Result<std::shared_ptr<const Model>> specializeModel(
         {constant, model.constantData(operand), operand.lifetime == Lifetime::SUBGRAPH});
   }
   std::vector<ops::InferenceOperation> operations;
+  operations.reserve(graph.operations.size());
   for (const Operation& operation : graph.operations) {
     operations.push_back({ops::findModelOperation(model.extensions, operation.type),
                           operation.inputs, operation.outputs});

@@ -169,6 +169,7 @@ Result<Delegate::Chosen> Delegate::choosePartitions(TfLiteContext* context,
                   kTfLiteOk,
               "TFLite could not preview the partitioning");
   std::vector<const TfLiteDelegateParams*> order;
+  order.reserve(static_cast<size_t>(std::max(count, 0)));
   for (int i = 0; i < count; ++i) order.push_back(&partitions[i]);
   std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
     return a->nodes_to_replace->size > b->nodes_to_replace->size;

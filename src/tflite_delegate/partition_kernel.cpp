@@ -40,6 +40,7 @@ Result<std::unique_ptr<PartitionKernel>> PartitionKernel::create(
     ++ops[written.operatorNames[i]];
   }
   std::vector<std::string> counts;
+  counts.reserve(ops.size());
   for (const auto& [name, count] : ops) counts.push_back(fmt::format("{} x{}", name, count));
   delegate.log(LogLevel::INFO,
                fmt::format("annrt partition {}: {} node(s) ({}) and {} weight node(s) -> {} NNAPI "
@@ -113,6 +114,7 @@ Result<void> PartitionKernel::prepare(TfLiteContext* context) {
 
 std::vector<PartitionKernel::Buffer> PartitionKernel::buffers(TfLiteContext* context) const {
   std::vector<Buffer> result;
+  result.reserve(partition_.inputs.size() + partition_.outputs.size());
   for (const int input : partition_.inputs) {
     result.push_back({context->tensors[input].data.raw, context->tensors[input].bytes});
   }

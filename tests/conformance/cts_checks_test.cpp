@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <utility>
 
 #include "check.h"
 #include "common/temp_path.h"
@@ -118,7 +119,8 @@ TestCase makeMultinomialCase(std::vector<uint32_t> logitsDims, std::vector<doubl
   testCase.multinomialTolerance = 0.025;
   const uint32_t batches = logitsDims[0];
   auto& operands = testCase.main.operands;
-  operands.push_back(makeOperand(kTensorFloat32, logitsDims, Lifetime::kSubgraphInput, logits));
+  operands.push_back(
+      makeOperand(kTensorFloat32, logitsDims, Lifetime::kSubgraphInput, std::move(logits)));
   operands.push_back(makeOperand(kInt32, {}, Lifetime::kConstantCopy, {double(samples)}));
   operands.push_back(makeOperand(kTensorInt32, {2}, Lifetime::kSubgraphInput, {37, 42}));
   operands.push_back(makeOperand(kTensorInt32, {batches, samples}, Lifetime::kSubgraphOutput,

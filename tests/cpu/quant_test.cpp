@@ -47,6 +47,7 @@ void expectSameAsReference(const TestGraph& graph, const std::vector<Tensor>& in
   ASSERT_FALSE(claimed.empty());
   for (size_t i = 0; i < claimed.size(); ++i) EXPECT_TRUE(claimed[i]) << "operation " << i;
   std::vector<std::vector<uint8_t>> data;
+  data.reserve(inputs.size());
   for (const Tensor& input : inputs) data.push_back(randomInput(input, seed++));
   const size_t bytes = elementCount(output.dims) * elementSize(output.type.type);
   const auto expected = graph.runBytes(kReference, data, {bytes});
@@ -720,7 +721,8 @@ TEST(FloatCompositionTest, TransposeConvImplicitSame) {
     g.operation(
         ANEURALNETWORKS_TRANSPOSE_CONV_2D,
         {input,
-         g.constant({2, filterSize, filterSize, 3}, randomValues(6 * filterSize * filterSize, 64)),
+         g.constant({2, filterSize, filterSize, 3},
+                    randomValues(size_t{6} * filterSize * filterSize, 64)),
          g.constant({2}, randomValues(2, 65)),
          g.int32Tensor({4}, {1, static_cast<int32_t>(outSize), static_cast<int32_t>(outSize), 2}),
          g.int32(ANEURALNETWORKS_PADDING_SAME), g.int32(2), g.int32(2),

@@ -65,7 +65,7 @@ uint32_t TestGraph::tensor(const std::vector<uint32_t>& dims) {
   return builder_.addTensor(dims);
 }
 
-uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, std::vector<float> values) {
+uint32_t TestGraph::constant(const std::vector<uint32_t>& dims, const std::vector<float>& values) {
   return builder_.addFloatConstant(dims, values);
 }
 
@@ -86,6 +86,7 @@ uint32_t TestGraph::int32Tensor(const std::vector<uint32_t>& dims,
 uint32_t TestGraph::halfConstant(const std::vector<uint32_t>& dims,
                                  const std::vector<float>& values) {
   std::vector<_Float16> half;
+  half.reserve(values.size());
   for (float value : values) half.push_back(static_cast<_Float16>(value));
   return constant(dims, TensorType{ANEURALNETWORKS_TENSOR_FLOAT16}, toBytes(half));
 }
@@ -176,11 +177,13 @@ bool TestGraph::compute(ANeuralNetworksCompilation* compilation,
   ANeuralNetworksExecution* execution = nullptr;
   bool ok = ANeuralNetworksExecution_create(compilation, &execution) == ANEURALNETWORKS_NO_ERROR;
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
-    ok = ANeuralNetworksExecution_setInput(execution, i, nullptr, inputs[i].data(),
+    ok = ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i), nullptr,
+                                           inputs[i].data(),
                                            inputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
   for (size_t i = 0; ok && i < outputs.size(); ++i) {
-    ok = ANeuralNetworksExecution_setOutput(execution, i, nullptr, outputs[i].data(),
+    ok = ANeuralNetworksExecution_setOutput(execution, static_cast<int32_t>(i), nullptr,
+                                            outputs[i].data(),
                                             outputs[i].size()) == ANEURALNETWORKS_NO_ERROR;
   }
   ok = ok && ANeuralNetworksExecution_compute(execution) == ANEURALNETWORKS_NO_ERROR;
@@ -194,6 +197,7 @@ std::vector<std::vector<uint8_t>> TestGraph::runInPlace(
   const CompilationPtr compilation = compile(name);
   if (compilation == nullptr) return {};
   std::vector<std::vector<uint8_t>> outputs;
+  outputs.reserve(outputBytes.size());
   for (size_t bytes : outputBytes) outputs.emplace_back(bytes);
   const std::vector<std::span<uint8_t>> views(outputs.begin(), outputs.end());
   return compute(compilation.get(), inputs, views) ? outputs : std::vector<std::vector<uint8_t>>{};
@@ -203,8 +207,10 @@ std::vector<std::vector<float>> TestGraph::run(const std::string& name,
                                                const std::vector<std::vector<float>>& inputs,
                                                const std::vector<size_t>& outputSizes) const {
   std::vector<std::vector<uint8_t>> inputBytes;
+  inputBytes.reserve(inputs.size());
   for (const auto& input : inputs) inputBytes.push_back(toBytes(input));
   std::vector<size_t> outputBytes;
+  outputBytes.reserve(outputSizes.size());
   for (size_t size : outputSizes) outputBytes.push_back(size * sizeof(float));
   std::vector<std::vector<float>> outputs;
   for (const auto& bytes : runBytes(name, inputBytes, outputBytes)) {

@@ -39,7 +39,7 @@ class TestGraph {
 
   uint32_t tensor(const std::vector<uint32_t>& dims);
   uint32_t tensor(const std::vector<uint32_t>& dims, const TensorType& type);
-  uint32_t constant(const std::vector<uint32_t>& dims, std::vector<float> values);
+  uint32_t constant(const std::vector<uint32_t>& dims, const std::vector<float>& values);
   // A constant of any tensor type from its raw little-endian bytes.
   uint32_t constant(const std::vector<uint32_t>& dims, const TensorType& type,
                     std::vector<uint8_t> bytes);

@@ -88,7 +88,7 @@ TEST(EmbeddingLookupTest, OutOfRangeIndexFailsTheExecution) {
 
 TEST(EmbeddingLookupTest, HigherRankValuesKeepTrailingDimensions) {
   Graph g;
-  std::vector<int32_t> table(2 * 2 * 3);
+  std::vector<int32_t> table(size_t{2} * 2 * 3);
   std::iota(table.begin(), table.end(), 0);
   // The output's dimensions are left for the op to infer.
   g.operation(ANEURALNETWORKS_EMBEDDING_LOOKUP,
@@ -348,7 +348,7 @@ TEST(LshProjectionTest, SparseTypesPackTheDenseBits) {
 TEST(LshProjectionTest, WeightsScaleTheScore) {
   const Operand input =
       tensor(kI32, {3, 2}, std::vector<int32_t>{12345, 54321, 67890, 9876, -1, 7});
-  auto weights = [](std::vector<float> w) { return tensor(kF32, {3}, w); };
+  auto weights = [](const std::vector<float>& w) { return tensor(kF32, {3}, w); };
   std::vector<int32_t> none, ones, scaled, negated;
   ASSERT_EQ(project({seeds(), input, {}, kDense}, &none), kOk);
   ASSERT_EQ(project({seeds(), input, weights({1, 1, 1}), kDense}, &ones), kOk);

@@ -70,10 +70,10 @@ Result<std::unique_ptr<ImportedModel>> importTwoAdd(const ImportOptions& options
 void expectSumsAtBatch(const ImportedModel& model, uint32_t batch) {
   EXPECT_EQ(model.inputs()[0].dims, (std::vector<uint32_t>{batch, 2, 2, 1}));
   EXPECT_EQ(model.outputs()[0].dims, (std::vector<uint32_t>{batch, 2, 2, 1}));
-  const std::vector<float> input = ramp(4 * batch);
+  const std::vector<float> input = ramp(size_t{4} * batch);
   auto outputs = testing::runModel(model.model(), {floatBytes(input)}, model.outputs());
   ASSERT_TRUE(outputs.ok()) << outputs.error().message;
-  EXPECT_EQ(floats((*outputs)[0], 4 * batch), expectedSums(input));
+  EXPECT_EQ(floats((*outputs)[0], size_t{4} * batch), expectedSums(input));
 }
 
 TEST(DynamicShapeTest, InputsTakeTheDeclaredShapeAndRecordTheSignature) {
@@ -190,11 +190,11 @@ TEST(DynamicShapeTest, KeepDynamicDimsTakesDimsAtExecutionTime) {
   for (uint32_t batch : {1u, 3u}) {
     TensorInfo input = model.inputs()[0];
     input.dims[0] = batch;
-    const std::vector<float> values = ramp(4 * batch);
+    const std::vector<float> values = ramp(size_t{4} * batch);
     auto outputs = testing::runWithInputDims(model.model(), {input}, {floatBytes(values)}, 1, 1024);
     ASSERT_TRUE(outputs.ok()) << outputs.error().message;
     EXPECT_EQ((*outputs)[0].dims, (std::vector<uint32_t>{batch, 2, 2, 1}));
-    EXPECT_EQ(floats((*outputs)[0].bytes, 4 * batch), expectedSums(values));
+    EXPECT_EQ(floats((*outputs)[0].bytes, size_t{4} * batch), expectedSums(values));
   }
 }
 

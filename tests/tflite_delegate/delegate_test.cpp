@@ -40,7 +40,7 @@ using test::modelPath;
 // `spec` as a .tflite file in the temporary directory.
 fs::path writeModel(const annrt::tflite::testing::ModelSpec& spec, const std::string& name) {
   const std::vector<uint8_t> file = annrt::tflite::testing::serialize(spec);
-  const fs::path path = fs::temp_directory_path() / ("annrt_delegate_" + name + ".tflite");
+  fs::path path = fs::temp_directory_path() / ("annrt_delegate_" + name + ".tflite");
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
   return path;

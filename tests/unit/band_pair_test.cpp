@@ -93,7 +93,7 @@ TEST(BandPairTest, WritesEveryRowOnceBeforeItIsRead) {
         const RowRecorder producer(std::nullopt, &middleWrites, &wrongReads);
         const RowRecorder consumer(reads, &middleWrites, &wrongReads);
         std::vector<float> middle(c.inHeight, 0.0f), output(reads.outHeight, 0.0f);
-        const BandPair pair{&producer, &consumer, 1, middle.data()};
+        const BandPair pair{&producer, &consumer, reads, 1, middle.data()};
         const ThreadPool pool = sharedThreadPool(threads);
         if (pool) {
           runBandPairOnPool(pair, {nullptr}, {middle.data()}, output.data(), pool.get());
@@ -139,7 +139,7 @@ TEST(BandPairTest, WindowsHoldTheRowsEachOutputRowReads) {
         const RowRecorder consumer(reads, &middleWrites, &wrongReads);
         std::vector<float> windows(size_t{windowRows} * threads, 0.0f),
             output(reads.outHeight, 0.0f);
-        const BandPair pair{&producer, &consumer, 1, windows.data(), windowRows, 1};
+        const BandPair pair{&producer, &consumer, reads, 1, windows.data(), windowRows, 1};
         std::vector<const float*> consumerInputs = {windows.data()};
         const ThreadPool pool = sharedThreadPool(threads);
         if (pool) {

@@ -39,7 +39,7 @@ const std::string kVersion = "1.2";
 
 CacheKey makeKey(uint8_t n) {
   CacheKey key;
-  for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(n * 31 + i);
+  for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(size_t{n} * 31 + i);
   return key;
 }
 

@@ -55,7 +55,7 @@ TEST(NativeActivationTest, ComputesWhatXnnpackComputes) {
       ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
       const std::vector<float> expected = runStage(**xnnpack, in, in.size());
       forEachIsa([&] {
-        for (ThreadPool pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
+        for (const auto& pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
           auto native = compileNative(model, pool);
           ASSERT_TRUE(native.ok()) << native.error().message;
           // Within a few ulp: e^x's polynomial is good to 3.5e-7.

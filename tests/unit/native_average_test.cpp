@@ -61,7 +61,7 @@ void expectAsXnnpack(const std::shared_ptr<const Model>& model, size_t inputs, s
   ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
   const std::vector<float> expected = runStage(**xnnpack, in, outputs);
   forEachIsa([&] {
-    for (ThreadPool pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
+    for (const auto& pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
       auto native = compileNative(model, pool);
       ASSERT_TRUE(native.ok()) << native.error().message;
       expectNear(runStage(**native, in, outputs), expected);
@@ -78,14 +78,15 @@ TEST(NativeAverageTest, GlobalPoolComputesWhatXnnpackComputes) {
         // Summed in two parts (kPartRows), the second shorter.
         std::pair{std::vector<uint32_t>{1, 72, 64, 12}, ANEURALNETWORKS_FUSED_NONE}}) {
     SCOPED_TRACE(toString(dims));
-    expectAsXnnpack(globalPoolModel(dims, activation), elements(dims), dims[0] * dims[3]);
+    expectAsXnnpack(globalPoolModel(dims, activation), elements(dims), size_t{dims[0]} * dims[3]);
   }
 }
 
 TEST(NativeAverageTest, MeanComputesWhatXnnpackComputes) {
   if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
-  expectAsXnnpack(meanModel({1, 12, 10, 24}, {1, 2}, {1, 1, 1, 24}, true), 12 * 10 * 24, 24);
-  expectAsXnnpack(meanModel({2, 5, 6, 11}, {2, 1}, {2, 11}, false), 2 * 5 * 6 * 11, 22);
+  expectAsXnnpack(meanModel({1, 12, 10, 24}, {1, 2}, {1, 1, 1, 24}, true), size_t{12} * 10 * 24,
+                  24);
+  expectAsXnnpack(meanModel({2, 5, 6, 11}, {2, 1}, {2, 11}, false), size_t{2} * 5 * 6 * 11, 22);
   expectAsXnnpack(meanModel({3, 4, 5}, {-1}, {3, 4}, false), 60, 12);
 }
 
@@ -134,7 +135,7 @@ TEST(NativeAverageTest, TakesInTheAddBeforeIt) {
         std::tuple{std::vector<uint32_t>{2, 72, 64, 8}, ANEURALNETWORKS_FUSED_RELU, false}}) {
     SCOPED_TRACE(toString(dims));
     const auto model = addThenAverageModel(dims, activation, mean, false);
-    expectAsXnnpack(model, elements(dims), dims[0] * dims[3]);
+    expectAsXnnpack(model, elements(dims), size_t{dims[0]} * dims[3]);
     // Plain pairs: Debian's clang 14 (the aarch64 cross build's) cannot
     // capture structured bindings in a lambda.
     for (const std::pair<NativeIsa, size_t>& expected :

@@ -87,7 +87,7 @@ TEST(NativeMaxPoolTest, ComputesWhatXnnpackComputes) {
       auto xnnpack = CompiledGraph::compile(model, nullptr);
       ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
       const std::vector<float> expected = runStage(**xnnpack, in, outputs);
-      for (ThreadPool pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
+      for (const ThreadPool& pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
         auto native = compileNative(model, pool);
         ASSERT_TRUE(native.ok()) << native.error().message;
         // A maximum is one of the inputs, clamped: equal, not near.

@@ -56,7 +56,7 @@ TEST(NativeMultiplyTest, ComputesWhatXnnpackComputes) {
     std::vector<float> expected(outputs);
     ASSERT_TRUE((*xnnpack)->run({a.data(), b.data()}, {expected.data()}, true).ok());
     forEachIsa([&] {
-      for (ThreadPool pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
+      for (const auto& pool : {ThreadPool(nullptr), sharedThreadPool(2)}) {
         auto native = compileNative(model, pool);
         ASSERT_TRUE(native.ok()) << native.error().message;
         std::vector<float> actual(outputs);

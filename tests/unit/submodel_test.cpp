@@ -32,10 +32,10 @@ Model addChain(bool smallValues = false) {
     std::memcpy(bytes.data(), &constant, sizeof constant);
     const auto c = static_cast<uint32_t>(model.main.operands.size());
     if (smallValues) {
-      model.operandValues.resize(8 * i);
+      model.operandValues.resize(size_t{8} * i);
       model.operandValues.insert(model.operandValues.end(), bytes.begin(), bytes.end());
       model.main.operands.push_back(operandOf(OperandType::TENSOR_FLOAT32, Lifetime::CONSTANT_COPY,
-                                              {0, 8 * i, sizeof constant}));
+                                              {0, size_t{8} * i, sizeof constant}));
     } else {
       model.pools.push_back(std::make_shared<VectorPool>(bytes));
       model.main.operands.push_back(operandOf(

@@ -69,7 +69,7 @@ Result<RuntimeEnvironment> applyRuntimeEnvironment(const BenchmarkParams& params
   RuntimeEnvironment environment;
   for (const auto& [name, value] : runtimeVariables(params)) {
     ANNRT_RETURN_IF_ERROR(setVariable(name, value));
-    environment.assignments.push_back(name + "=" + value);
+    environment.assignments.push_back(std::string(name).append("=").append(value));
   }
   ANNRT_RETURN_IF_ERROR(useOutputFile("ANNRT_STATS", "stats", environment.statsPath,
                                       environment.statsIsTemporary, environment));

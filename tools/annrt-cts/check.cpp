@@ -113,7 +113,8 @@ std::vector<double> softmaxRow(const Operand& logits, size_t batch) {
   const double max = *std::max_element(first, first + static_cast<std::ptrdiff_t>(classes));
   std::vector<double> probabilities(classes);
   double sum = 0.0;
-  for (size_t c = 0; c < classes; ++c) sum += probabilities[c] = std::exp(first[c] - max);
+  for (size_t c = 0; c < classes; ++c)
+    sum += probabilities[c] = std::exp(first[static_cast<std::ptrdiff_t>(c)] - max);
   for (double& p : probabilities) p /= sum;
   return probabilities;
 }

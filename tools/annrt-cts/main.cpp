@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -230,92 +231,120 @@ bool inShard(const std::string& caseName, const Config& config) {
   return config.shards <= 1 || nameHash(caseName) % config.shards == config.shard;
 }
 
+// Applies option `arg` if it takes no value; false where it is not one of
+// those.
+bool applyFlag(const std::string& arg, Config* config) {
+  if (arg == "--experimental") {
+    config->experimental = true;
+  } else if (arg == "--list") {
+    config->list = true;
+  } else if (arg == "--list-devices") {
+    config->listDevices = true;
+  } else if (arg == "--dynamic-output-shape") {
+    config->dynamicOutputShape = true;
+  } else if (arg == "--quant-coupling") {
+    config->quantCoupling = true;
+  } else if (arg == "--device-memory") {
+    config->deviceMemory = true;
+  } else if (arg == "--derived") {
+    config->dynamicOutputShape = config->quantCoupling = config->deviceMemory = true;
+  } else if (arg == "--cache") {
+    config->cache = true;
+  } else if (arg == "--no-fork") {
+    config->noFork = true;
+  } else if (arg == "-v" || arg == "--verbose") {
+    config->verbose += 1;
+  } else if (arg == "--quiet-runtime") {
+    config->quietRuntime = true;
+  } else if (arg == "-vv") {
+    config->verbose += 2;
+  } else if (arg == "--check-expected") {
+    config->checkExpected = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A whole non-negative decimal number, or -1.
+long parseCount(const std::string& text) {
+  char* end = nullptr;
+  const long n = strtol(text.c_str(), &end, 10);
+  return text.empty() || *end != '\0' || n < 0 ? -1 : n;
+}
+
+enum class ValueOption {
+  APPLIED,
+  REJECTED,  // not an option with a value, or a bad value: the caller says so
+  REPORTED,  // a bad value, and why has been said
+};
+
+// Applies option `arg` with its value `text`.
+ValueOption applyValueOption(const std::string& arg, const std::string& text, Config* config) {
+  const long n = parseCount(text);
+  if (arg == "--vectors") {
+    config->vectors = text;
+  } else if (arg == "--filter") {
+    try {
+      config->filter = std::regex(text);
+    } catch (const std::regex_error& e) {
+      std::cerr << "annrt-cts: bad --filter: " << e.what() << "\n";
+      return ValueOption::REPORTED;
+    }
+  } else if (arg == "--shard") {
+    if (!parseShard(text, config)) {
+      std::cerr << "annrt-cts: bad --shard '" << text << "': expected I/N with 0 <= I < N\n";
+      return ValueOption::REPORTED;
+    }
+  } else if (arg == "--device") {
+    config->devices = {text};
+  } else if (arg == "--devices") {
+    config->devices = split(text, ',');
+  } else if (arg == "--mode") {
+    const std::optional<ComputeMode> mode = parseMode(text);
+    if (!mode) return ValueOption::REJECTED;
+    config->mode = *mode;
+  } else if (arg == "--timeout-ms" && n > 0) {
+    config->timeoutMs = n;
+  } else if (arg == "--step-timeout-ms" && n > 0) {
+    config->stepTimeoutMs = n;
+  } else if (arg == "--loop-timeout-ns" && n >= 0) {
+    config->loopTimeoutNs = static_cast<uint64_t>(n);
+  } else if (arg == "-j" && n > 0) {
+    config->jobs = static_cast<unsigned>(n);
+  } else if (arg == "--report") {
+    config->report = text;
+  } else if (arg == "--expected-pass") {
+    config->expectedPass = text;
+  } else if (arg == "--write-expected") {
+    config->writeExpected = text;
+  } else {
+    return ValueOption::REJECTED;
+  }
+  return ValueOption::APPLIED;
+}
+
 // Parses the command line; returns an exit code to stop with, or nullopt.
 std::optional<int> parseArgs(int argc, char** argv, Config* config) {
   const char* env = getenv("ANNRT_CTS_VECTORS");
   config->vectors = env != nullptr && *env != '\0' ? env : ANNRT_CTS_DEFAULT_VECTORS;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    auto value = [&]() -> std::optional<std::string> {
-      if (i + 1 >= argc) return std::nullopt;
-      return std::string(argv[++i]);
-    };
-    auto number = [&](long* out) {
-      const auto text = value();
-      if (!text) return false;
-      char* end = nullptr;
-      *out = strtol(text->c_str(), &end, 10);
-      return *end == '\0' && *out >= 0;
-    };
-    long n = 0;
-    std::optional<std::string> text;
     if (arg == "-h" || arg == "--help") {
       std::cout << kHelp;
       return kExitOk;
-    } else if (arg == "--vectors" && (text = value())) {
-      config->vectors = *text;
-    } else if (arg == "--experimental") {
-      config->experimental = true;
-    } else if (arg == "--filter" && (text = value())) {
-      try {
-        config->filter = std::regex(*text);
-      } catch (const std::regex_error& e) {
-        std::cerr << "annrt-cts: bad --filter: " << e.what() << "\n";
-        return kExitUsage;
-      }
-    } else if (arg == "--shard" && (text = value())) {
-      if (!parseShard(*text, config)) {
-        std::cerr << "annrt-cts: bad --shard '" << *text << "': expected I/N with 0 <= I < N\n";
-        return kExitUsage;
-      }
-    } else if (arg == "--list") {
-      config->list = true;
-    } else if (arg == "--list-devices") {
-      config->listDevices = true;
-    } else if (arg == "--dynamic-output-shape") {
-      config->dynamicOutputShape = true;
-    } else if (arg == "--quant-coupling") {
-      config->quantCoupling = true;
-    } else if (arg == "--device-memory") {
-      config->deviceMemory = true;
-    } else if (arg == "--derived") {
-      config->dynamicOutputShape = config->quantCoupling = config->deviceMemory = true;
-    } else if (arg == "--device" && (text = value())) {
-      config->devices = {*text};
-    } else if (arg == "--devices" && (text = value())) {
-      config->devices = split(*text, ',');
-    } else if (arg == "--mode" && (text = value()) && parseMode(*text)) {
-      config->mode = *parseMode(*text);
-    } else if (arg == "--cache") {
-      config->cache = true;
-    } else if (arg == "--timeout-ms" && number(&n) && n > 0) {
-      config->timeoutMs = n;
-    } else if (arg == "--step-timeout-ms" && number(&n) && n > 0) {
-      config->stepTimeoutMs = n;
-    } else if (arg == "--loop-timeout-ns" && number(&n)) {
-      config->loopTimeoutNs = static_cast<uint64_t>(n);
-    } else if (arg == "-j" && number(&n) && n > 0) {
-      config->jobs = static_cast<unsigned>(n);
-    } else if (arg == "--no-fork") {
-      config->noFork = true;
-    } else if (arg == "-v" || arg == "--verbose") {
-      config->verbose += 1;
-    } else if (arg == "--quiet-runtime") {
-      config->quietRuntime = true;
-    } else if (arg == "-vv") {
-      config->verbose += 2;
-    } else if (arg == "--report" && (text = value())) {
-      config->report = *text;
-    } else if (arg == "--expected-pass" && (text = value())) {
-      config->expectedPass = *text;
-    } else if (arg == "--check-expected") {
-      config->checkExpected = true;
-    } else if (arg == "--write-expected" && (text = value())) {
-      config->writeExpected = *text;
-    } else {
-      std::cerr << "annrt-cts: bad or incomplete option '" << arg << "' (see --help)\n";
-      return kExitUsage;
     }
+    if (applyFlag(arg, config)) continue;
+    const ValueOption applied =
+        i + 1 < argc ? applyValueOption(arg, argv[i + 1], config) : ValueOption::REJECTED;
+    if (applied == ValueOption::APPLIED) {
+      ++i;
+      continue;
+    }
+    if (applied == ValueOption::REJECTED) {
+      std::cerr << "annrt-cts: bad or incomplete option '" << arg << "' (see --help)\n";
+    }
+    return kExitUsage;
   }
   if (config->checkExpected && config->expectedPass.empty()) {
     std::cerr << "annrt-cts: --check-expected needs --expected-pass FILE\n";
@@ -751,8 +780,13 @@ int run(const Config& config) {
 }  // namespace annrt::cts
 
 int main(int argc, char** argv) {
-  annrt::cts::Config config;
-  if (auto exitCode = annrt::cts::parseArgs(argc, argv, &config)) return *exitCode;
-  std::cout.flush();
-  return annrt::cts::run(config);
+  try {
+    annrt::cts::Config config;
+    if (auto exitCode = annrt::cts::parseArgs(argc, argv, &config)) return *exitCode;
+    std::cout.flush();
+    return annrt::cts::run(config);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "annrt-cts: %s\n", e.what());
+    return annrt::cts::kExitUsage;  // "setup error" in --help
+  }
 }

@@ -224,10 +224,11 @@ class ModelBuilder {
       params.channelDim = operand.channelQuant->channelDim;
       params.scaleCount = static_cast<uint32_t>(operand.channelQuant->scales.size());
       params.scales = operand.channelQuant->scales.data();
-      if (Step failure = apiStep(
-              ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params),
-              kStageModel,
-              "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams for " + what)) {
+      if (Step failure =
+              apiStep(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+                          model, static_cast<int32_t>(index), &params),
+                      kStageModel,
+                      "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams for " + what)) {
         return failure;
       }
     }
@@ -242,20 +243,23 @@ class ModelBuilder {
         // not copied: the buffer must live as long as the model.
         const std::vector<uint8_t>& bytes =
             values_.emplace_back(encodeData(operand.type, operand.data));
-        return apiStep(ANeuralNetworksModel_setOperandValue(
-                           model, index, bytes.empty() ? nullptr : bytes.data(), bytes.size()),
+        return apiStep(ANeuralNetworksModel_setOperandValue(model, static_cast<int32_t>(index),
+                                                            bytes.empty() ? nullptr : bytes.data(),
+                                                            bytes.size()),
                        kStageModel, "ANeuralNetworksModel_setOperandValue for " + what);
       }
       case Lifetime::kConstantReference: {
         const std::vector<uint8_t> bytes = encodeData(operand.type, operand.data);
         const size_t offset = constants_->append(bytes);
-        return apiStep(ANeuralNetworksModel_setOperandValueFromMemory(
-                           model, index, constants_->memory(), offset, bytes.size()),
-                       kStageModel, "ANeuralNetworksModel_setOperandValueFromMemory for " + what);
+        return apiStep(
+            ANeuralNetworksModel_setOperandValueFromMemory(
+                model, static_cast<int32_t>(index), constants_->memory(), offset, bytes.size()),
+            kStageModel, "ANeuralNetworksModel_setOperandValueFromMemory for " + what);
       }
       case Lifetime::kNoValue:
-        return apiStep(ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0), kStageModel,
-                       "ANeuralNetworksModel_setOperandValue(NULL) for " + what);
+        return apiStep(
+            ANeuralNetworksModel_setOperandValue(model, static_cast<int32_t>(index), nullptr, 0),
+            kStageModel, "ANeuralNetworksModel_setOperandValue(NULL) for " + what);
       case Lifetime::kSubgraph: return setOperandModel(model, index, operand, what);
       default: return std::nullopt;
     }
@@ -281,9 +285,9 @@ class ModelBuilder {
         return failure;
       }
     }
-    return apiStep(
-        ANeuralNetworksModel_setOperandValueFromModel(model, index, referenced_[ref].get()),
-        kStageModel, "ANeuralNetworksModel_setOperandValueFromModel for " + what);
+    return apiStep(ANeuralNetworksModel_setOperandValueFromModel(model, static_cast<int32_t>(index),
+                                                                 referenced_[ref].get()),
+                   kStageModel, "ANeuralNetworksModel_setOperandValueFromModel for " + what);
   }
 
   const TestCase& testCase_;
@@ -395,8 +399,9 @@ Request makeRequest(const TestCase& testCase) {
 Step setRequest(ANeuralNetworksExecution* execution, Request& request) {
   for (uint32_t i = 0; i < request.inputs.size(); ++i) {
     const auto& bytes = request.inputs[i];
-    const int code = ANeuralNetworksExecution_setInput(
-        execution, i, nullptr, bytes.empty() ? nullptr : bytes.data(), bytes.size());
+    const int code =
+        ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i), nullptr,
+                                          bytes.empty() ? nullptr : bytes.data(), bytes.size());
     if (Step failure = apiStep(code, kStageExecution,
                                fmt::format("ANeuralNetworksExecution_setInput({})", i))) {
       return failure;
@@ -404,8 +409,8 @@ Step setRequest(ANeuralNetworksExecution* execution, Request& request) {
   }
   for (uint32_t i = 0; i < request.outputs.size(); ++i) {
     auto& bytes = request.outputs[i];
-    const int code =
-        ANeuralNetworksExecution_setOutput(execution, i, nullptr, bytes.data(), bytes.size());
+    const int code = ANeuralNetworksExecution_setOutput(execution, static_cast<int32_t>(i), nullptr,
+                                                        bytes.data(), bytes.size());
     if (Step failure = apiStep(code, kStageExecution,
                                fmt::format("ANeuralNetworksExecution_setOutput({})", i))) {
       return failure;
@@ -449,15 +454,17 @@ Step checkOutputDimensions(ANeuralNetworksExecution* execution, const Subgraph& 
     const Operand& operand = main.operands[main.outputIndexes[i]];
     if (operand.isIgnored) continue;
     uint32_t rank = 0;
-    if (Step failure = apiStep(
-            ANeuralNetworksExecution_getOutputOperandRank(execution, i, &rank), kStageDimensions,
-            fmt::format("ANeuralNetworksExecution_getOutputOperandRank({})", i))) {
+    if (Step failure =
+            apiStep(ANeuralNetworksExecution_getOutputOperandRank(execution,
+                                                                  static_cast<int32_t>(i), &rank),
+                    kStageDimensions,
+                    fmt::format("ANeuralNetworksExecution_getOutputOperandRank({})", i))) {
       return failure;
     }
     std::vector<uint32_t> dims(rank);
     if (rank > 0) {
-      const int code =
-          ANeuralNetworksExecution_getOutputOperandDimensions(execution, i, dims.data());
+      const int code = ANeuralNetworksExecution_getOutputOperandDimensions(
+          execution, static_cast<int32_t>(i), dims.data());
       if (Step failure =
               apiStep(code, kStageDimensions,
                       fmt::format("ANeuralNetworksExecution_getOutputOperandDimensions({})", i))) {
@@ -576,7 +583,8 @@ class ExecutionRun {
       const std::vector<uint8_t>& bytes = request_.inputs[i];
       if (bytes.empty()) {
         if (Step failure =
-                apiStep(ANeuralNetworksExecution_setInput(execution, i, nullptr, nullptr, 0),
+                apiStep(ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i),
+                                                          nullptr, nullptr, 0),
                         kStageExecution, fmt::format("ANeuralNetworksExecution_setInput({})", i))) {
           return failure;
         }
@@ -592,8 +600,8 @@ class ExecutionRun {
                                  fmt::format("ANeuralNetworksMemory_copy to input {}", i))) {
         return failure;
       }
-      const int code =
-          ANeuralNetworksExecution_setInputFromMemory(execution, i, nullptr, device.get(), 0, 0);
+      const int code = ANeuralNetworksExecution_setInputFromMemory(
+          execution, static_cast<int32_t>(i), nullptr, device.get(), 0, 0);
       memories_.push_back(std::move(device));
       if (Step failure =
               apiStep(code, kStageExecution,
@@ -604,8 +612,8 @@ class ExecutionRun {
     for (uint32_t i = 0; i < request_.outputs.size(); ++i) {
       MemoryPtr device;
       if (Step failure = createDeviceMemory(compilation_, false, i, &device)) return failure;
-      const int code =
-          ANeuralNetworksExecution_setOutputFromMemory(execution, i, nullptr, device.get(), 0, 0);
+      const int code = ANeuralNetworksExecution_setOutputFromMemory(
+          execution, static_cast<int32_t>(i), nullptr, device.get(), 0, 0);
       outputMemories_.push_back(device.get());
       memories_.push_back(std::move(device));
       if (Step failure =

@@ -5,6 +5,8 @@
 // version, feature level, operand types and performance). --names prints only the names, one per
 // line.
 
+#include <cstdio>
+#include <exception>
 #include <iostream>
 
 #include "device_capabilities.h"
@@ -13,7 +15,9 @@
 #include "flag_parser.h"
 #include "tool_log.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace annrt::tools;
   bool namesOnly = false;
   bool help = false;
@@ -39,4 +43,15 @@ int main(int argc, char** argv) {
     std::cout << formatDeviceList(*devices, queryCapabilities(*devices));
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "annrt-devices: %s\n", e.what());
+    return 1;
+  }
 }

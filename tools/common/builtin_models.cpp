@@ -69,7 +69,7 @@ uint32_t addConv(client::GraphBuilder& b, uint32_t input, uint32_t inChannels, u
                  uint32_t kernel, int32_t fuse, float seed) {
   const uint32_t fanIn = kernel * kernel * inChannels;
   const uint32_t filter = b.addFloatConstant({outChannels, kernel, kernel, inChannels},
-                                             weights(outChannels * fanIn, fanIn, seed));
+                                             weights(size_t{outChannels} * fanIn, fanIn, seed));
   const uint32_t bias = b.addFloatConstant({outChannels}, biases(outChannels, seed));
   const uint32_t output = b.addFloatTensor({1, kSize, kSize, outChannels});
   b.addOperation(ANEURALNETWORKS_CONV_2D,
@@ -80,7 +80,8 @@ uint32_t addConv(client::GraphBuilder& b, uint32_t input, uint32_t inChannels, u
 }
 
 uint32_t addDepthwise(client::GraphBuilder& b, uint32_t input, float seed) {
-  const uint32_t filter = b.addFloatConstant({1, 3, 3, kChannels}, weights(9 * kChannels, 9, seed));
+  const uint32_t filter =
+      b.addFloatConstant({1, 3, 3, kChannels}, weights(size_t{9} * kChannels, 9, seed));
   const uint32_t bias = b.addFloatConstant({kChannels}, biases(kChannels, seed));
   const uint32_t output = b.addFloatTensor({1, kSize, kSize, kChannels});
   b.addOperation(
@@ -102,8 +103,8 @@ uint32_t addGlobalPool(client::GraphBuilder& b, uint32_t input) {
 }
 
 uint32_t addClassifier(client::GraphBuilder& b, uint32_t input) {
-  const uint32_t fcWeights =
-      b.addFloatConstant({kClasses, kChannels}, weights(kClasses * kChannels, kChannels, 7.0f));
+  const uint32_t fcWeights = b.addFloatConstant(
+      {kClasses, kChannels}, weights(size_t{kClasses} * kChannels, kChannels, 7.0f));
   const uint32_t fcBias = b.addFloatConstant({kClasses}, biases(kClasses, 7.0f));
   const uint32_t logits = b.addFloatTensor({1, kClasses});
   b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED,

@@ -16,6 +16,7 @@ TensorDesc toDesc(const annrt::tflite::TensorInfo& info) {
 
 std::vector<TensorDesc> toDescs(const std::vector<annrt::tflite::TensorInfo>& infos) {
   std::vector<TensorDesc> descs;
+  descs.reserve(infos.size());
   for (const auto& info : infos) descs.push_back(toDesc(info));
   return descs;
 }

@@ -57,7 +57,8 @@ uint8_t* mapOnHugePages(size_t mapped, size_t huge) {
   void* raw = mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   auto* start = static_cast<uint8_t*>(raw);
-  auto* aligned = reinterpret_cast<uint8_t*>(alignUp(reinterpret_cast<uintptr_t>(start), huge));
+  const auto address = reinterpret_cast<uintptr_t>(start);
+  uint8_t* aligned = start + (alignUp(address, huge) - address);
   if (aligned != start) munmap(start, static_cast<size_t>(aligned - start));
   const size_t tail = reserved - static_cast<size_t>(aligned - start) - mapped;
   if (tail != 0) munmap(aligned + mapped, tail);

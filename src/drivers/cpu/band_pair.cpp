@@ -133,7 +133,7 @@ class PartRunner {
 
 void runWholeImage(const BandPair& pair, const std::vector<const float*>& producerInputs,
                    const std::vector<const float*>& consumerInputs, float* output) {
-  const RowReads reads = *pair.consumer->rowReads();
+  const RowReads& reads = pair.reads;
   // One part of every row, with no neighbours to share rows with.
   const BandPart whole{0, reads.outHeight, 0, reads.inHeight, nullptr, nullptr};
   PartRunner(pair, producerInputs, consumerInputs, output).run(whole, reads);
@@ -145,6 +145,7 @@ void runWholeImage(const BandPair& pair, const std::vector<const float*>& produc
 // write only rows inside the window). Computed as an integer, since no such
 // image exists.
 float* windowImage(float* window, uint32_t first, size_t rowFloats) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): pointer arithmetic may not leave the window.
   return reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(window) -
                                   size_t{first} * rowFloats * sizeof(float));
 }
@@ -154,7 +155,7 @@ float* windowImage(float* window, uint32_t first, size_t rowFloats) {
 void runWindowed(const BandPair& pair, float* window, uint32_t begin, uint32_t end,
                  const std::vector<const float*>& producerInputs,
                  std::vector<const float*>& consumerInputs, float* output) {
-  const RowReads reads = *pair.consumer->rowReads();
+  const RowReads& reads = pair.reads;
   const size_t rowFloats = pair.rowFloats;
   uint32_t first = 0, written = 0;  // the window holds middle rows [first, written)
   for (uint32_t row = begin; row < end; ++row) {
@@ -187,7 +188,7 @@ void runWindowed(const BandPair& pair, float* window, uint32_t begin, uint32_t e
 void runWindowsOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
                       const std::vector<const float*>& consumerInputs, float* output,
                       pthreadpool_t pool, uint32_t parts) {
-  const uint32_t outHeight = pair.consumer->rowReads()->outHeight;
+  const uint32_t outHeight = pair.reads.outHeight;
   const size_t windowFloats = size_t{pair.windowRows} * pair.rowFloats;
   parallelizeTiles(pool, parts, 1, [&](size_t first, size_t count) {
     std::vector<const float*> inputs = consumerInputs;  // [0] moves with this part's window
@@ -230,15 +231,14 @@ void runBandPair(const BandPair& pair, const std::vector<const float*>& producer
     runWholeImage(pair, producerInputs, consumerInputs, output);
     return;
   }
-  runWindowed(pair, pair.middle, 0, pair.consumer->rowReads()->outHeight, producerInputs,
-              consumerInputs, output);
+  runWindowed(pair, pair.middle, 0, pair.reads.outHeight, producerInputs, consumerInputs, output);
   consumerInputs[0] = pair.middle;
 }
 
 void runBandPairOnPool(const BandPair& pair, const std::vector<const float*>& producerInputs,
                        const std::vector<const float*>& consumerInputs, float* output,
                        pthreadpool_t pool) {
-  const RowReads reads = *pair.consumer->rowReads();
+  const RowReads& reads = pair.reads;
   const uint32_t parts = std::min<uint32_t>(
       static_cast<uint32_t>(pthreadpool_get_threads_count(pool)), reads.outHeight);
   if (pair.windowRows != 0) {

@@ -23,6 +23,9 @@ namespace annrt::cpu {
 struct BandPair {
   const NativeKernel* producer = nullptr;
   const NativeKernel* consumer = nullptr;
+  // The middle rows each output row of the consumer reads: its rowReads(),
+  // kept when the plan pairs them.
+  RowReads reads{};
   // The image between them: its rows' pixels, and its place.
   size_t rowPixels = 0;
   float* middle = nullptr;

@@ -30,6 +30,13 @@ bool usableScale(float scale) {
   return std::isnormal(scale) && scale > 0.0f;
 }
 
+// The scales of a per-channel bias: the filter's, times the input's.
+std::vector<float> biasScales(const ChannelQuant& filter, float inputScale) {
+  std::vector<float> scales = filter.scales;
+  for (float& scale : scales) scale *= inputScale;
+  return scales;
+}
+
 }  // namespace
 
 bool isQuantized8(OperandType type) {
@@ -380,8 +387,10 @@ Result<uint32_t> LoweringContext::biasValue(const Operation& op, uint32_t i, uin
     return defineTensor(xnn_datatype_qint32, {.scale = inputScale * filter.scale}, bias.dims, data,
                         XNN_INVALID_VALUE_ID, 0);
   }
-  std::vector<float> scales = filter.channelQuant->scales;
-  for (float& scale : scales) scale *= inputScale;
+  if (!filter.channelQuant) {
+    return makeError(ErrorCode::OP_FAILED, "input {} has no channel scales", filterIndex);
+  }
+  std::vector<float> scales = biasScales(*filter.channelQuant, inputScale);
   return defineChannelwise(xnn_datatype_qcint32, std::move(scales), 0, bias.dims, data);
 }
 
@@ -398,8 +407,8 @@ Result<uint32_t> LoweringContext::reshapedConstant(const Operation& op, uint32_t
                       ownedCopy(bytes, byteSize(shape)), XNN_INVALID_VALUE_ID, 0);
 }
 
-Result<uint32_t> LoweringContext::dequantizedConstant(const Operation& op, uint32_t i,
-                                                      std::optional<std::vector<uint32_t>> dims) {
+Result<uint32_t> LoweringContext::dequantizedConstant(
+    const Operation& op, uint32_t i, const std::optional<std::vector<uint32_t>>& dims) {
   ANNRT_RETURN_IF_ERROR(checkConstant(op, i));
   const uint8_t* bytes = tensorData(op.inputs[i]);
   ANNRT_CPU_REQUIRE(bytes != nullptr, "input {} has no data", i);

@@ -150,8 +150,9 @@ class LoweringContext {
   // A constant (float32, quant8 or per-channel int8) dequantized into static
   // float32 data, and an int32 bias as float32 (value * input_scale *
   // filter_scale[c]), for quantized ops computed in float32.
-  Result<uint32_t> dequantizedConstant(const Operation& op, uint32_t i,
-                                       std::optional<std::vector<uint32_t>> dims = std::nullopt);
+  Result<uint32_t> dequantizedConstant(
+      const Operation& op, uint32_t i,
+      const std::optional<std::vector<uint32_t>>& dims = std::nullopt);
   Result<uint32_t> floatBias(const Operation& op, uint32_t i, uint32_t inputIndex,
                              uint32_t filterIndex);
 

@@ -63,20 +63,21 @@ void NativeKernel::finishPart(const std::vector<const float*>& inputs, float* ou
   float* data = output + begin;
   if (activation_ != nullptr) activation_(data, data, count);
   if (!add_) return;
-  if (add_->span) {
-    addPadded(inputs[add_->input], output, begin, count);
+  const FoldedAdd& add = *add_;
+  if (add.span) {
+    addPadded(add, *add.span, inputs[add.input], output, begin, count);
   } else {
-    add_->add(data, inputs[add_->input] + begin, data, count, add_->range.min, add_->range.max);
+    add.add(data, inputs[add.input] + begin, data, count, add.range.min, add.range.max);
   }
 }
 
-void NativeKernel::addPadded(const float* addend, float* output, size_t begin, size_t count) const {
-  const ChannelSpan& span = *add_->span;
-  const OutputRange& range = add_->range;
+void NativeKernel::addPadded(const FoldedAdd& add, const ChannelSpan& span, const float* addend,
+                             float* output, size_t begin, size_t count) {
+  const OutputRange& range = add.range;
   if (begin % span.channels == 0 && count % span.channels == 0) {
     const size_t pixel = begin / span.channels;
-    add_->addPixels(addend + pixel * span.count, output + begin, output + begin,
-                    count / span.channels, span, range.min, range.max);
+    add.addPixels(addend + pixel * span.count, output + begin, output + begin,
+                  count / span.channels, span, range.min, range.max);
     return;
   }
   // Parts of pixels (a group of a product's panels): channel by channel.
@@ -92,8 +93,8 @@ void NativeKernel::addPadded(const float* addend, float* output, size_t begin, s
     const size_t high = std::clamp<size_t>(covered, low, last);
     clampRange(out + first, low - first);
     if (high > low) {
-      add_->add(out + low, addend + pixel * span.count + (low - span.before), out + low, high - low,
-                range.min, range.max);
+      add.add(out + low, addend + pixel * span.count + (low - span.before), out + low, high - low,
+              range.min, range.max);
     }
     clampRange(out + high, last - high);
     at = pixel * span.channels + last;

@@ -161,9 +161,10 @@ class NativeKernel {
     std::optional<ChannelSpan> span;
     AddPaddedPixels addPixels;
   };
-  // The folded ADD of a padded addend over output floats [begin, begin +
-  // count), which may start and end inside a pixel.
-  void addPadded(const float* addend, float* output, size_t begin, size_t count) const;
+  // The folded ADD `add` of an addend padded to `span` over output floats
+  // [begin, begin + count), which may start and end inside a pixel.
+  static void addPadded(const FoldedAdd& add, const ChannelSpan& span, const float* addend,
+                        float* output, size_t begin, size_t count);
 
   std::vector<uint32_t> reads_;
   uint32_t writes_;

@@ -170,6 +170,7 @@ void NativeStage::pairBands(const NativeStageSpec& spec) {
                 steps_.begin() + static_cast<ptrdiff_t>(*c));
     Step& moved = steps_[*c - 1];
     moved.bandsWithNext = true;
+    moved.nextReads = *reads;
     moved.rowPixels = dims[2];
     moved.rowFloats = size_t{dims[2]} * dims[3];
     const uint32_t windowRows = bandWindowRows(*reads, moved.rowFloats * sizeof(float));
@@ -306,7 +307,7 @@ Result<void> NativeStage::run(const std::vector<const void*>& inputs,
       if (onPool || alone) {
         ++s;
         for (size_t i = 0; i < next.reads.size(); ++i) next.inputs[i] = address(next.reads[i]);
-        const BandPair pair{step.kernel.get(),   next.kernel.get(), step.rowPixels,
+        const BandPair pair{step.kernel.get(),   next.kernel.get(), step.nextReads, step.rowPixels,
                             address(step.write), step.windowRows,   step.rowFloats};
         if (onPool) {
           runBandPairOnPool(pair, step.inputs, next.inputs, address(next.write), pool);

@@ -94,8 +94,10 @@ class NativeStage final : public StageExecutable {
     // Runs band by band with the next step (band_pair.h), which reads only
     // this one's output, an arena image of rows of `rowPixels` pixels
     // (`rowFloats` floats), or a window of `windowRows` of them per
-    // thread (0: the whole image).
+    // thread (0: the whole image); `nextReads` are the rows of it each of
+    // the next step's output rows reads.
     bool bandsWithNext = false;
+    RowReads nextReads{};
     size_t rowPixels = 0, rowFloats = 0;
     uint32_t windowRows = 0;
     // On the pool too (bandOnPoolWorthIt), where the plan threads both.
