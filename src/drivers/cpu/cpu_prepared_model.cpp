@@ -33,6 +33,10 @@ bool CpuPreparedModel::runThreaded() {
                advice.usePool ? fmt::format("{} threads", poolThreads_)
                               : std::string("the calling thread alone"));
     threaded_ = advice.usePool;
+    // Workers still spinning after the pool's creation or its latest region
+    // would share the caller's core in the runs alone; asleep, they are left
+    // so (waking one beside a busy process can cost a scheduler tick).
+    if (!threaded_ && ownRunnableThreads() > 1) restWorkers(graph_->pool().get());
   }
   return advice.usePool;
 }

@@ -56,4 +56,12 @@ ThreadPool sharedThreadPool(uint32_t threads) {
   return pool;
 }
 
+void restWorkers(pthreadpool_t pool) {
+  if (pool == nullptr) return;
+  const size_t threads = pthreadpool_get_threads_count(pool);
+  // A region of fewer items than threads would run on the caller alone.
+  pthreadpool_parallelize_1d(
+      pool, [](void*, size_t) {}, nullptr, threads, PTHREADPOOL_FLAG_YIELD_WORKERS);
+}
+
 }  // namespace annrt::cpu

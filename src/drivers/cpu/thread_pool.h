@@ -25,4 +25,12 @@ using ThreadPool = std::shared_ptr<struct pthreadpool>;
 // thread, which XNNPACK then runs inline.
 ThreadPool sharedThreadPool(uint32_t threads);
 
+// Puts the pool's workers to sleep now. After a parallel region, and from
+// its creation until its first one, a worker spins for about a million
+// pauses (tens of milliseconds) before it sleeps; a caller that then runs
+// alone beside a busy process shares its core with that spin
+// (docs/threads.md). This hands the workers an empty region that tells them
+// to sleep at once; it waits for each of them to take it.
+void restWorkers(pthreadpool_t pool);
+
 }  // namespace annrt::cpu
