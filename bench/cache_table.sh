@@ -17,6 +17,8 @@
 # cache.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/bench_lib.sh
+source "$root/bench/bench_lib.sh"
 build="${1:-$root/build}"
 rounds="${ROUNDS:-5}"
 threads="${THREADS:-1}"
@@ -46,8 +48,6 @@ run() {
     /cache_hits=/ { for (i = 1; i <= NF; ++i) if ($i ~ /^cache_hits=/) { split($i, a, "="); hits += a[2] } }
     END { printf "%s %s %s %d\n", init, first, peak, hits }' <<<"$out"
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "| model | off: init + first (ms) | cold: init + first (ms) | warm: init + first (ms) | warm/cold | peak MB off / cold / warm | warm hits |"
 echo "|---|---|---|---|---|---|---|"

@@ -36,6 +36,8 @@
 # programs; docs/threads.md has such tables.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/bench_lib.sh
+source "$root/bench/bench_lib.sh"
 build="${1:-$root/build}"
 runs="${2:-100}"
 reference_runs="${REFERENCE_RUNS:-5}"
@@ -54,31 +56,8 @@ if [ "${NATIVE:-1}" != "0" ] && [ -x "$native_bench" ]; then
 fi
 [ -x "$benchmark" ] || { echo "model_table: $benchmark is not built" >&2; exit 1; }
 
-load="${LOAD:-0}"
-[ "$load" = auto ] && load=$(($(nproc) - 1))
-busy=()
-stop_load() { if [ ${#busy[@]} -gt 0 ]; then kill "${busy[@]}" 2>/dev/null || true; fi; }
-trap stop_load EXIT
-for ((i = 0; i < load; ++i)); do
-  (while :; do :; done) &
-  busy+=($!)
-done
-echo "load: $load CPU-bound processes beside the runs; host ISA: $(grep -o 'avx512[a-z]*\|avx2\|fma\|asimd' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-
-# timings: benchmark_model's output -> "avg_ms init_ms first_ms overall_mb peak_mb"
-timings() {
-  awk '
-    /Inference timings in us/ {
-      for (i = 1; i <= NF; ++i) {
-        if ($i == "Init:") init = $(i + 1) / 1000
-        if ($i == "First") first = $(i + 2) / 1000
-        if ($i == "Inference" && $(i + 1) == "(avg):") avg = $(i + 2) / 1000
-      }
-    }
-    /Memory footprint delta/ { split($0, a, "overall="); overall = a[2] + 0 }
-    /Overall peak memory footprint/ { peak = $NF + 0 }
-    END { printf "%.3f %.1f %.1f %.1f %.1f", avg, init, first, overall, peak }'
-}
+start_busy_load "${LOAD:-0}"
+echo "load: $busy_load CPU-bound processes beside the runs; host ISA: $(host_isa)"
 
 # run MODEL DEVICE THREADS RUNS -> timings of annrt-benchmark
 run() {
@@ -92,15 +71,8 @@ run() {
   echo "$out" | timings
 }
 
-# tflite_model MODEL -> the file stock TFLite runs: the model, or its builtin
-# variant where MediaPipe's custom op needs one
-tflite_model() {
-  if [ -f "$build/tflite-reference/variants/$1.tflite" ]; then
-    echo "$build/tflite-reference/variants/$1.tflite"
-  else
-    echo "$root/models/$1.tflite"
-  fi
-}
+# tflite_model MODEL -> the file stock TFLite runs (bench_lib.sh)
+tflite_model() { tflite_file "$build" "$1"; }
 
 # native MODEL THREADS RUNS -> timings of native TFLite, or "- - - - -"
 native() {
