@@ -36,10 +36,11 @@ inline Result<std::unique_ptr<NativeStage>> compileNative(const std::shared_ptr<
 }
 
 // Runs `stage` on one input; the output has `outputCount` floats.
+// `threaded` false: on the calling thread alone, as beside busy processes.
 inline std::vector<float> runStage(StageExecutable& stage, const std::vector<float>& input,
-                                   size_t outputCount) {
+                                   size_t outputCount, bool threaded = true) {
   std::vector<float> output(outputCount);
-  const Result<void> ran = stage.run({input.data()}, {output.data()}, true);
+  const Result<void> ran = stage.run({input.data()}, {output.data()}, threaded);
   EXPECT_TRUE(ran.ok()) << (ran.ok() ? "" : ran.error().message);
   return output;
 }
