@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "drivers/cpu/thread_pool.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "common/device.h"
 #include "common/log.h"
@@ -59,9 +61,17 @@ ThreadPool sharedThreadPool(uint32_t threads) {
 void restWorkers(pthreadpool_t pool) {
   if (pool == nullptr) return;
   const size_t threads = pthreadpool_get_threads_count(pool);
-  // A region of fewer items than threads would run on the caller alone.
+  // The caller gives its core away in its items: a worker spinning there
+  // then takes the region at once instead of at the scheduler's next tick
+  // (the caller spins while it waits for the workers). A region of fewer
+  // items than threads would run on the caller alone.
+  std::thread::id caller = std::this_thread::get_id();
   pthreadpool_parallelize_1d(
-      pool, [](void*, size_t) {}, nullptr, threads, PTHREADPOOL_FLAG_YIELD_WORKERS);
+      pool,
+      [](void* context, size_t) {
+        if (std::this_thread::get_id() == *static_cast<std::thread::id*>(context)) sched_yield();
+      },
+      &caller, threads, PTHREADPOOL_FLAG_YIELD_WORKERS);
 }
 
 }  // namespace annrt::cpu

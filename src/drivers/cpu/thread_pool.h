@@ -30,7 +30,8 @@ ThreadPool sharedThreadPool(uint32_t threads);
 // pauses (tens of milliseconds) before it sleeps; a caller that then runs
 // alone beside a busy process shares its core with that spin
 // (docs/threads.md). This hands the workers an empty region that tells them
-// to sleep at once; it waits for each of them to take it.
+// to sleep at once; it waits for each of them to take it, giving the caller's
+// core away meanwhile.
 void restWorkers(pthreadpool_t pool);
 
 }  // namespace annrt::cpu
