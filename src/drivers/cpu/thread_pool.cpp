@@ -13,6 +13,7 @@
 
 #include "common/device.h"
 #include "common/log.h"
+#include "drivers/cpu/native_parallel.h"
 
 namespace annrt::cpu {
 namespace {
@@ -66,12 +67,17 @@ void restWorkers(pthreadpool_t pool) {
   // (the caller spins while it waits for the workers). A region of fewer
   // items than threads would run on the caller alone.
   std::thread::id caller = std::this_thread::get_id();
+  declareRelease(&caller);
   pthreadpool_parallelize_1d(
       pool,
       [](void* context, size_t) {
-        if (std::this_thread::get_id() == *static_cast<std::thread::id*>(context)) sched_yield();
+        declareAcquire(context);
+        const bool callers = std::this_thread::get_id() == *static_cast<std::thread::id*>(context);
+        declareRelease(context);
+        if (callers) sched_yield();
       },
       &caller, threads, PTHREADPOOL_FLAG_YIELD_WORKERS);
+  declareAcquire(&caller);
 }
 
 }  // namespace annrt::cpu
