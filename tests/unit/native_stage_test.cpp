@@ -532,24 +532,29 @@ TEST(NativeStageTest, FoldsAClampIntoTheKernelBeforeIt) {
 }
 
 // `model` as one native stage, in the code of every instruction set the host
-// runs under AVX-512's decisions, at 1 and 2 threads (and compiled for 2,
-// run on the calling thread alone), against XNNPACK.
+// runs under the decisions of the table's `decisions` column, at 1 and 2
+// threads (and compiled for 2, run on the calling thread alone), against
+// XNNPACK.
 void expectNativeAsXnnpack(const std::shared_ptr<const Model>& model,
-                           const std::vector<float>& input, size_t outputs) {
+                           const std::vector<float>& input, size_t outputs,
+                           NativeIsa decisions = NativeIsa::AVX512) {
   auto xnnpack = CompiledGraph::compile(model, nullptr);
   ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
   const std::vector<float> expected = runStage(**xnnpack, input, outputs);
-  forEachIsa([&] {
-    for (uint32_t threads : {1u, 2u}) {
-      auto native = compileNative(model, sharedThreadPool(threads));
-      ASSERT_TRUE(native.ok()) << native.error().message;
-      ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
-      if (threads > 1) {
-        SCOPED_TRACE("compiled for 2 threads, run alone");
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs, false), expected));
-      }
-    }
-  });
+  forEachIsa(
+      [&] {
+        for (uint32_t threads : {1u, 2u}) {
+          auto native = compileNative(model, sharedThreadPool(threads));
+          ASSERT_TRUE(native.ok()) << native.error().message;
+          ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**native, input, outputs), expected));
+          if (threads > 1) {
+            SCOPED_TRACE("compiled for 2 threads, run alone");
+            ASSERT_NO_FATAL_FAILURE(
+                expectNear(runStage(**native, input, outputs, false), expected));
+          }
+        }
+      },
+      decisions);
 }
 
 // expectNativeAsXnnpack on seeded values of `inputDims`.
@@ -611,8 +616,11 @@ TEST(NativeStageTest, BandPairsComputeWhatXnnpackComputes) {
     ASSERT_GE(count(outputDims(c.producer)) * sizeof(float), size_t{1} << 20);
     const std::vector<float> in = test::seededValues(
         count({1, c.producer.height, c.producer.width, c.producer.inChannels}), 9);
-    ASSERT_NO_FATAL_FAILURE(expectNativeAsXnnpack(model, in, count(outputDims(c.consumer))));
+    // Under AVX2's decisions (no POOLED_BANDS) a 2-thread compilation keeps
+    // the whole image between the pair, which a run alone bands through.
     for (NativeIsa decisions : {NativeIsa::AVX2, NativeIsa::AVX512}) {
+      ASSERT_NO_FATAL_FAILURE(
+          expectNativeAsXnnpack(model, in, count(outputDims(c.consumer)), decisions));
       forEachIsa(
           [&] {
             auto native = compileNative(model, nullptr);
@@ -649,46 +657,6 @@ TEST(NativeStageTest, BandPairsOfADepthwiseAndA1x1TakeInTheAddAfterThem) {
     ASSERT_TRUE(native.ok()) << native.error().message;
     EXPECT_EQ((*native)->bandPairs(), 1u);
   });
-}
-
-// Compiled for 2 threads where a pair's two kernels run one after the other
-// on the pool (AVX2's decisions: no POOLED_BANDS), the plan keeps the whole
-// image between them (a 1-thread compilation, a window of it); run on the
-// calling thread alone (beside busy processes) the pair bands through the
-// whole image, and on the pool one kernel after the other: each computes
-// what XNNPACK computes.
-TEST(NativeStageTest, ABandPairKeepingTheWholeImageRunsAloneAndOnThePool) {
-  if (!initializeXnnpack()) GTEST_SKIP() << "XNNPACK does not support this CPU";
-  ConvCase strided = depthwise("3x3 s2", 64, 64);
-  strided.stride = 2;
-  test::InternalModel m;
-  const std::vector<uint32_t> dims = {1, 64, 64, 16};
-  const uint32_t input = m.tensor(dims);
-  const uint32_t doubled = addSum(m, input, input, dims, ANEURALNETWORKS_FUSED_NONE);
-  const uint32_t middle = addConv(m, doubled, pointwise("1x1 to 64", 64, 16, 64), 51);
-  const uint32_t convolved = addConv(m, middle, strided, 53);
-  const std::shared_ptr<const Model> model = m.finish(
-      {input}, {addSum(m, convolved, convolved, outputDims(strided), ANEURALNETWORKS_FUSED_NONE)});
-  const size_t middleFloats = size_t{64} * 64 * 64;
-  const std::vector<float> in = test::seededValues(count(dims), 14);
-  auto xnnpack = CompiledGraph::compile(model, nullptr);
-  ASSERT_TRUE(xnnpack.ok()) << xnnpack.error().message;
-  const size_t outputs = count(outputDims(strided));
-  const std::vector<float> expected = runStage(**xnnpack, in, outputs);
-  forEachIsa(
-      [&] {
-        auto pooled = compileNative(model, sharedThreadPool(2));
-        ASSERT_TRUE(pooled.ok()) << pooled.error().message;
-        ASSERT_EQ((*pooled)->bandPairs(), 1u);
-        EXPECT_GE((*pooled)->arenaFloats(), middleFloats) << "the whole image between them";
-        auto alone = compileNative(model, nullptr);
-        ASSERT_TRUE(alone.ok()) << alone.error().message;
-        EXPECT_LT((*alone)->arenaFloats(), middleFloats) << "a window of it";
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**pooled, in, outputs, false), expected));
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**pooled, in, outputs), expected));
-        ASSERT_NO_FATAL_FAILURE(expectNear(runStage(**pooled, in, outputs, false), expected));
-      },
-      NativeIsa::AVX2);
 }
 
 // The pair's producer comes before another operation in the model (as in
